@@ -1,0 +1,136 @@
+// The byte transfer layer interface. RDMA-shaped: active messages plus one-sided get/put on
+// registered memory. Backends (self, shm, verbs, tcp) implement it; the pml uses only this.
+//
+// Peers are job ranks (0..job size-1). A backend never knows about MPI tags, communicators or
+// datatypes. All calls are made from one thread at a time (the MPI runtime serializes them).
+#pragma once
+
+#include <sys/uio.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/bootstrap.h"
+
+namespace mpr::btl {
+
+/// Result of a nonblocking operation. kRetry means "no resources right now, call again after
+/// progress()"; it is not an error and is never logged. Errors are thrown (setup) or reported
+/// through the completion status (data path).
+enum class Status { kDone, kPosted, kRetry };
+
+struct Caps {
+  const char* name = "";        ///< "self", "shm", "verbs", "tcp"
+  size_t max_am_size = 0;       ///< header + payload bytes one active message can carry
+  size_t eager_limit = 0;       ///< pml sends messages up to this size eagerly
+  bool native_get = false;      ///< get() is one-sided (RDMA READ / CMA), not emulated
+  bool native_put = false;
+  bool needs_registration = false;  ///< reg() does real work (verbs); pml may cache it
+};
+
+/// Opaque remote access key: what a peer needs to get/put our registered memory.
+/// shm: the owner's pid; verbs: rkey. Fixed size so it fits in wire headers.
+struct RemoteKey {
+  uint64_t words[2] = {0, 0};
+};
+static_assert(sizeof(RemoteKey) == 16);
+
+/// A registration of [addr, addr+len). Returned by reg(), released by dereg().
+struct Registration {
+  void* addr = nullptr;
+  size_t len = 0;
+  RemoteKey rkey;             ///< send this to peers
+  uint64_t lkey = 0;          ///< local key (verbs lkey); 0 where unused
+  void* backend_data = nullptr;
+};
+
+/// Completion of a get/put. The backend calls fn(this, 0) on success or fn(this, errno-like
+/// code) on failure, from inside progress() (never from inside get/put itself).
+struct Completion {
+  void (*fn)(Completion* self, int status) = nullptr;
+};
+
+/// Active-message handler: called from inside progress() for each message, in the order the
+/// sender sent them (per-peer FIFO is guaranteed by every backend). `hdr`/`payload` are valid
+/// only during the call.
+using AmHandler = void (*)(void* ctx, int src_peer, const void* hdr, size_t hdr_len,
+                           const void* payload, size_t payload_len);
+
+constexpr int kMaxAmIds = 16;
+
+class Btl {
+ public:
+  virtual ~Btl() = default;
+
+  virtual const Caps& caps() const = 0;
+
+  /// Phase 2 of setup, after the runtime's single bs.fence(): read peers' modex entries (the
+  /// factory, phase 1, put this rank's address), attach or prepare connections. No fence here.
+  /// Throws std::runtime_error naming the peer and the cause on failure.
+  virtual void wire_up(common::Bootstrap& bs) = 0;
+
+  /// Orderly teardown at MPI_Finalize (after the runtime's final fence): release every QP,
+  /// MR, mapping. The destructor must also release everything if this was not called.
+  virtual void finalize() {}
+
+  /// True if this backend can reach `peer` (e.g. shm: same node).
+  virtual bool reachable(int peer) const = 0;
+
+  /// Register the handler for am_id (0..kMaxAmIds-1). Must be called before the first progress().
+  void set_handler(int am_id, AmHandler fn, void* ctx) {
+    handlers_[am_id] = {fn, ctx};
+  }
+
+  /// Send an active message: `hdr` (hdr_len bytes) followed by the iov payload, total at most
+  /// caps().max_am_size. Data is copied or sent before return when kDone; kRetry means nothing
+  /// was sent (resources exhausted: call progress() and retry, keeping per-peer order).
+  /// Never returns kPosted.
+  virtual Status send_am(int peer, int am_id, const void* hdr, size_t hdr_len,
+                         const struct iovec* iov, int iovcnt) = 0;
+
+  /// Register memory for get/put by peers (and as a local target). Throws on failure
+  /// (std::system_error with the errno) so the caller can fall back.
+  virtual void reg(void* addr, size_t len, Registration* out) = 0;
+  virtual void dereg(Registration* reg) = 0;
+
+  /// One-sided read of `len` bytes from the peer's registered memory at `remote_addr` into
+  /// `local` (which lies inside `local_reg`, or local_reg may be null where
+  /// !caps().needs_registration). kDone: finished now, `c` is not called. kPosted: c->fn is
+  /// called from a later progress(). kRetry: nothing started.
+  virtual Status get(int peer, void* local, const Registration* local_reg, uint64_t remote_addr,
+                     const RemoteKey& rkey, size_t len, Completion* c) = 0;
+  virtual Status put(int peer, const void* local, const Registration* local_reg,
+                     uint64_t remote_addr, const RemoteKey& rkey, size_t len, Completion* c) = 0;
+
+  /// Poll for incoming messages and completions; calls handlers. Returns the number of events.
+  virtual int progress() = 0;
+
+  /// One-line description for MPR_VERBOSE (device, thresholds).
+  virtual std::string describe() const = 0;
+
+ protected:
+  struct HandlerSlot {
+    AmHandler fn = nullptr;
+    void* ctx = nullptr;
+  };
+  void dispatch(int am_id, int src, const void* hdr, size_t hdr_len, const void* payload,
+                size_t payload_len) {
+    const HandlerSlot& h = handlers_[am_id];
+    h.fn(h.ctx, src, hdr, hdr_len, payload, payload_len);
+  }
+  HandlerSlot handlers_[kMaxAmIds];
+};
+
+/// Factories: phase 1 of setup. Each creates local resources and bs.put()s this rank's address
+/// under its own key ("mpr.shm", "mpr.verbs", ...); the runtime then fences once and calls
+/// wire_up() on each. A factory returns nullptr (with a verbose-mode note) when the backend
+/// cannot be used on this machine for this job, and throws std::runtime_error when it was
+/// explicitly asked for (MPR_BTL / MPR_VERBS_DEVICE) but fails. Factories must not fence.
+std::unique_ptr<Btl> make_self_btl(common::Bootstrap& bs);
+std::unique_ptr<Btl> make_shm_btl(common::Bootstrap& bs);
+std::unique_ptr<Btl> make_verbs_btl(common::Bootstrap& bs);  // nullptr when built without verbs
+
+}  // namespace mpr::btl

@@ -1,0 +1,28 @@
+// Runtime tunables: every MPR_* environment variable lives in one table (params.cc), read once.
+// mprun --params prints the same table, so the documentation cannot drift from what is read.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace mpr::common {
+
+struct ParamDef {
+  const char* name;          ///< environment variable, e.g. "MPR_SHM_EAGER_LIMIT"
+  const char* default_value; ///< as text; "" means unset
+  const char* help;          ///< one line: meaning and unit
+};
+
+/// The whole table, terminated by an entry with name == nullptr.
+const ParamDef* param_table();
+
+/// Value of a tunable: the environment if set, else the table's default.
+/// Aborts the process with a clear message if `name` is not in the table (a programming error).
+std::string param_string(const char* name);
+/// Integer value; accepts k/K, m/M, g/G suffixes (powers of 1024). A malformed value is
+/// reported once on stderr and the default is used.
+int64_t param_int(const char* name);
+bool param_bool(const char* name);
+
+}  // namespace mpr::common

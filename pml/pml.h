@@ -1,0 +1,111 @@
+// Point-to-point messaging: MPI matching plus eager and rendezvous protocols over the btl.
+// This is the whole interface the runtime (C API, collectives) uses. It knows nothing of
+// communicator objects or datatypes: a message is (context id, source rank in the
+// communicator, tag) plus contiguous bytes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "common/bootstrap.h"
+
+namespace mpr::pml {
+
+constexpr int kAnySource = -1;  // same values as MPI_ANY_SOURCE / MPI_ANY_TAG in mpi.h
+constexpr int kAnyTag = -1;
+
+/// Error codes in Status::error (the runtime maps them to MPI error classes).
+enum : int {
+  kOk = 0,
+  kErrTruncate = 1,  ///< message longer than the receive buffer; buffer holds the first bytes
+  kErrTransport = 2, ///< the backend failed (peer gone); the runtime reports it
+};
+
+enum class SendMode : uint8_t {
+  kStandard,  ///< eager up to the backend's eager limit, rendezvous above
+  kSync,      ///< completes only after the receiver matched it (MPI_Ssend / MPI_Issend)
+  kReady,     ///< as standard (MPI_Rsend: the receive is known to be posted)
+};
+
+struct Status {
+  int source = kAnySource;  ///< rank in the communicator that sent it
+  int tag = kAnyTag;
+  int error = kOk;
+  size_t bytes = 0;         ///< bytes delivered into the buffer (<= buffer size)
+  bool cancelled = false;
+};
+
+/// A nonblocking operation. Owned by the pml; the runtime holds the pointer as MPI_Request.
+/// Fields above `impl` are public and read by the runtime; complete is set from progress().
+struct Request {
+  enum class Kind : uint8_t { kSend, kRecv, kGeneric };
+  Kind kind = Kind::kGeneric;
+  bool complete = false;
+  bool persistent = false;  ///< reserved for the runtime (persistent requests)
+  Status status;
+  /// kGeneric requests (built by the runtime, e.g. collective schedules): progress() of the pml
+  /// does not drive them; the runtime's wait loop calls poll(this) until complete is true.
+  bool (*poll)(Request* self) = nullptr;
+  void* user = nullptr;     ///< free for the runtime's use
+  virtual ~Request() = default;
+};
+
+/// A message removed from the queues by improbe (MPI_Mprobe/Improbe), to be received by mrecv.
+struct Message;
+
+struct Stats {
+  uint64_t eager_msgs = 0, eager_bytes = 0;
+  uint64_t rndv_msgs = 0, rndv_bytes = 0;        ///< sent by rendezvous (get by the receiver)
+  uint64_t rndv_fallback_msgs = 0;               ///< rendezvous that used the copy pipeline
+  uint64_t sync_msgs = 0;
+  uint64_t self_msgs = 0;
+  uint64_t unexpected_msgs = 0;                  ///< arrivals that found no posted receive
+  uint64_t unexpected_peak = 0;                  ///< deepest unexpected queue seen
+};
+
+class Pml {
+ public:
+  /// Creates the backends allowed by MPR_BTL (self, shm, verbs, ...), fences once through
+  /// `bs`, wires them up and chooses one backend per peer. Throws std::runtime_error naming
+  /// the cause if a peer cannot be reached by any backend.
+  static std::unique_ptr<Pml> create(common::Bootstrap& bs);
+  virtual ~Pml() = default;
+
+  /// Start a send of `bytes` bytes to job rank `dst_peer`; the receiver sees source `src_rank`
+  /// (the sender's rank in the communicator) and `tag` on context `ctx`. Never returns null.
+  virtual Request* isend(const void* buf, size_t bytes, int dst_peer, int src_rank, int tag,
+                         uint32_t ctx, SendMode mode) = 0;
+  /// Post a receive for up to `bytes` bytes. src/tag may be kAnySource/kAnyTag.
+  virtual Request* irecv(void* buf, size_t bytes, int src, int tag, uint32_t ctx) = 0;
+
+  /// Nonblocking probe: true and fills *st (bytes = full message size) if a matching message
+  /// has arrived; it stays queued.
+  virtual bool iprobe(int src, int tag, uint32_t ctx, Status* st) = 0;
+  /// Matched probe: dequeues the message so only mrecv can receive it. nullptr if none.
+  virtual Message* improbe(int src, int tag, uint32_t ctx, Status* st) = 0;
+  virtual Request* imrecv(void* buf, size_t bytes, Message* msg) = 0;
+
+  /// Cancel a receive that has not matched yet: true if cancelled (request completes with
+  /// status.cancelled). Sends cannot be cancelled (returns false).
+  virtual bool cancel(Request* req) = 0;
+  /// The runtime is done with `req`. If it is not complete yet, it is released when it
+  /// completes (MPI_Request_free semantics).
+  virtual void release(Request* req) = 0;
+
+  /// Drive every backend and the protocol state machines. Returns the number of events.
+  virtual int progress() = 0;
+  /// Block until req->complete: poll, spin briefly, then yield the CPU (oversubscription).
+  /// Drives kGeneric requests through their poll hook.
+  virtual void wait(Request* req) = 0;
+
+  /// Called at MPI_Finalize after all user requests completed: drains, fences, tears down.
+  virtual void finalize() = 0;
+
+  virtual const Stats& stats() const = 0;
+  /// For MPR_VERBOSE: which backend serves each peer, eager/rendezvous thresholds.
+  virtual std::string describe() const = 0;
+};
+
+}  // namespace mpr::pml
