@@ -47,6 +47,9 @@ struct Request {
   Status status;
   /// kGeneric requests (built by the runtime, e.g. collective schedules): progress() of the pml
   /// does not drive them; the runtime's wait loop calls poll(this) until complete is true.
+  /// poll sets `complete` itself; its result only says whether it made progress (so wait()
+  /// keeps spinning instead of yielding). kGeneric requests belong to the runtime:
+  /// Pml::release() ignores them.
   bool (*poll)(Request* self) = nullptr;
   void* user = nullptr;     ///< free for the runtime's use
   virtual ~Request() = default;

@@ -1,0 +1,213 @@
+// Posting sends and receives, matching arrivals, and the eager protocol: header and data in
+// one active message; an unexpected eager message is copied once into a buffer of its own.
+#include <algorithm>
+#include <cassert>
+#include <cstring>
+
+#include "common/log.h"
+#include "pml/pml_impl.h"
+
+namespace mpr::pml {
+
+MatchHdr PmlImpl::make_match_hdr(HdrType type, int dst, int src_rank, int tag, uint32_t ctx,
+                                 size_t len) {
+  MatchHdr m{};
+  m.type = type;
+  m.ctx = ctx;
+  m.src = src_rank;
+  m.tag = tag;
+  m.seq = peers_[dst].send_seq++;
+  m.len = len;
+  return m;
+}
+
+Request* PmlImpl::isend(const void* buf, size_t bytes, int dst_peer, int src_rank, int tag,
+                        uint32_t ctx, SendMode mode) {
+  assert(dst_peer >= 0 && static_cast<size_t>(dst_peer) < peers_.size());
+  auto* s = new SendReq;
+  s->kind = Request::Kind::kSend;
+  s->peer = dst_peer;
+  s->buf = static_cast<const uint8_t*>(buf);
+  s->len = bytes;
+  s->mode = mode;
+  all_reqs_.push_back(s);
+  ++incomplete_;
+  if (dst_peer == rank_) ++stats_.self_msgs;
+  if (mode == SendMode::kSync) ++stats_.sync_msgs;
+  if (bytes <= peers_[dst_peer].eager_limit)
+    send_eager(s, dst_peer, src_rank, tag, ctx);
+  else
+    send_rts(s, dst_peer, src_rank, tag, ctx);
+  return s;
+}
+
+void PmlImpl::send_eager(SendReq* s, int dst, int src_rank, int tag, uint32_t ctx) {
+  ++stats_.eager_msgs;
+  stats_.eager_bytes += s->len;
+  if (s->mode == SendMode::kSync) {
+    // Completes on the receiver's FIN, sent when the message matches.
+    EagerSyncHdr h{};
+    h.m = make_match_hdr(HdrType::kEagerSync, dst, src_rank, tag, ctx, s->len);
+    h.sreq = assign_id(s);
+    send_ctl(dst, &h, sizeof h, nullptr, kAmMatch, s->buf, s->len);
+    return;
+  }
+  MatchHdr h = make_match_hdr(HdrType::kEager, dst, src_rank, tag, ctx, s->len);
+  send_ctl(dst, &h, sizeof h, s, kAmMatch, s->buf, s->len);
+}
+
+RecvReq* PmlImpl::new_recv(void* buf, size_t bytes) {
+  auto* r = new RecvReq;
+  r->kind = Request::Kind::kRecv;
+  r->buf = static_cast<uint8_t*>(buf);
+  r->cap = bytes;
+  all_reqs_.push_back(r);
+  ++incomplete_;
+  return r;
+}
+
+Request* PmlImpl::irecv(void* buf, size_t bytes, int src, int tag, uint32_t ctx) {
+  RecvReq* r = new_recv(buf, bytes);
+  if (auto* m = static_cast<Message*>(match_.take_unexpected(ctx, src, tag))) {
+    deliver(r, m->peer, m->hdr, m->data.get());
+    all_msgs_.erase(m);
+    delete m;
+    return r;
+  }
+  r->ctx = ctx;
+  r->src = src;
+  r->tag = tag;
+  match_.post(r);
+  return r;
+}
+
+namespace {
+void fill_probe_status(const Message* m, Status* st) {
+  if (!st) return;
+  st->source = m->hdr.m.src;
+  st->tag = m->hdr.m.tag;
+  st->error = kOk;
+  st->bytes = m->hdr.m.len;
+  st->cancelled = false;
+}
+}  // namespace
+
+bool PmlImpl::iprobe(int src, int tag, uint32_t ctx, Status* st) {
+  ArrivedEntry* e = match_.find_unexpected(ctx, src, tag);
+  if (!e) {
+    progress();
+    e = match_.find_unexpected(ctx, src, tag);
+  }
+  if (!e) return false;
+  fill_probe_status(static_cast<Message*>(e), st);
+  return true;
+}
+
+Message* PmlImpl::improbe(int src, int tag, uint32_t ctx, Status* st) {
+  ArrivedEntry* e = match_.take_unexpected(ctx, src, tag);
+  if (!e) {
+    progress();
+    e = match_.take_unexpected(ctx, src, tag);
+  }
+  if (!e) return nullptr;
+  auto* m = static_cast<Message*>(e);
+  fill_probe_status(m, st);
+  return m;
+}
+
+Request* PmlImpl::imrecv(void* buf, size_t bytes, Message* msg) {
+  RecvReq* r = new_recv(buf, bytes);
+  if (!msg) {
+    // MPI_MESSAGE_NO_PROC: an empty receive that is complete at once.
+    complete(r);
+    return r;
+  }
+  assert(!msg->queued);
+  deliver(r, msg->peer, msg->hdr, msg->data.get());
+  all_msgs_.erase(msg);
+  delete msg;
+  return r;
+}
+
+bool PmlImpl::cancel(Request* req) {
+  if (!req || req->kind != Request::Kind::kRecv || req->complete) return false;
+  auto* r = static_cast<RecvReq*>(req);
+  if (!match_.cancel(r)) return false;
+  r->status.cancelled = true;
+  r->status.bytes = 0;
+  complete(r);
+  return true;
+}
+
+void PmlImpl::process_match(int peer, const void* hdr, size_t hdr_len, const void* payload,
+                            size_t payload_len) {
+  // Normalize every header to an RtsHdr so queued and matched paths share one shape.
+  RtsHdr h{};
+  bool ok = read_hdr(hdr, hdr_len, &h.m);
+  switch (h.m.type) {
+    case HdrType::kEager:
+      ok = ok && payload_len == h.m.len;
+      break;
+    case HdrType::kEagerSync: {
+      EagerSyncHdr es{};
+      ok = ok && read_hdr(hdr, hdr_len, &es) && payload_len == h.m.len;
+      h.sreq = es.sreq;
+      break;
+    }
+    case HdrType::kRts:
+      ok = ok && read_hdr(hdr, hdr_len, &h);
+      break;
+    default:
+      ok = false;
+  }
+  if (!ok || h.m.src < 0) {
+    ++protocol_errors_;
+    common::log_error("pml: malformed match message (type %d, %zu+%zu bytes) from peer %d; dropped",
+                      static_cast<int>(h.m.type), hdr_len, payload_len, peer);
+    return;
+  }
+  if (PostedEntry* e = match_.match_arrival(h.m.ctx, h.m.src, h.m.tag)) {
+    deliver(static_cast<RecvReq*>(e), peer, h, payload);
+    return;
+  }
+  auto* m = new Message;
+  m->ctx = h.m.ctx;
+  m->src = h.m.src;
+  m->tag = h.m.tag;
+  m->peer = peer;
+  m->hdr = h;
+  if (h.m.type != HdrType::kRts && h.m.len > 0) {
+    m->data.reset(new uint8_t[h.m.len]);
+    std::memcpy(m->data.get(), payload, h.m.len);
+  }
+  all_msgs_.push_back(m);
+  match_.add_unexpected(m);
+  ++stats_.unexpected_msgs;
+  stats_.unexpected_peak = std::max<uint64_t>(stats_.unexpected_peak, match_.unexpected_count());
+}
+
+void PmlImpl::deliver(RecvReq* r, int peer, const RtsHdr& h, const void* payload) {
+  r->peer = peer;
+  r->status.source = h.m.src;
+  r->status.tag = h.m.tag;
+  r->want = std::min<size_t>(h.m.len, r->cap);
+  r->status.bytes = r->want;
+  r->status.error = h.m.len > r->cap ? kErrTruncate : kOk;
+  if (h.m.type == HdrType::kRts)
+    start_rndv_recv(r, peer, h);
+  else
+    deliver_eager(r, peer, h, payload);
+}
+
+void PmlImpl::deliver_eager(RecvReq* r, int peer, const RtsHdr& h, const void* payload) {
+  if (r->want) std::memcpy(r->buf, payload, r->want);
+  if (h.m.type == HdrType::kEagerSync) {
+    CtlHdr fin{};
+    fin.type = HdrType::kFin;
+    fin.sreq = h.sreq;
+    send_ctl(peer, &fin, sizeof fin);
+  }
+  complete(r);
+}
+
+}  // namespace mpr::pml

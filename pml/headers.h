@@ -1,0 +1,107 @@
+// Wire headers of the pml protocols. Plain trivially copyable structs: a header is copied into
+// the active message as bytes and read back with memcpy (handlers get unaligned buffers), so
+// the layout is the protocol and is pinned by static_asserts.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "btl-rdma/btl.h"
+
+namespace mpr::pml {
+
+/// Active-message ids the pml registers on every backend.
+enum AmId : int {
+  kAmMatch = 0,  ///< eager, eager-sync and RTS: everything that goes through matching
+  kAmCtl = 1,    ///< FIN / ACK and CTS: receiver -> sender, addressed by request id
+  kAmFrag = 2,   ///< copy-pipeline fragment: sender -> receiver, addressed by request id
+};
+
+enum class HdrType : uint8_t {
+  kEager = 1,      ///< MatchHdr + payload
+  kEagerSync = 2,  ///< EagerSyncHdr + payload; receiver answers FIN at match
+  kRts = 3,        ///< RtsHdr; receiver gets the data (or asks CTS) then answers FIN
+  kFin = 4,        ///< CtlHdr: the sender request `sreq` is complete
+  kCts = 5,        ///< CtlHdr: send `len` bytes of `sreq` as fragments addressed to `rreq`
+  kFrag = 6,       ///< FragHdr + payload
+};
+
+/// RtsHdr flag: the sender could not (or chose not to) expose its buffer, so the receiver
+/// must answer CTS instead of reading it.
+constexpr uint8_t kFlagNoGet = 0x1;
+
+/// Matching information carried by every kAmMatch message. `seq` counts kAmMatch messages per
+/// (sender job rank -> receiver job rank); it is checked on arrival so a backend that ever
+/// broke per-peer FIFO would be caught and repaired (parked) instead of mis-matching.
+struct MatchHdr {
+  HdrType type;
+  uint8_t flags;
+  uint16_t reserved;
+  uint32_t ctx;  ///< communicator context id
+  int32_t src;   ///< sender's rank in the communicator
+  int32_t tag;
+  uint32_t seq;
+  uint32_t reserved2;
+  uint64_t len;  ///< full message length in bytes
+};
+static_assert(sizeof(MatchHdr) == 32);
+static_assert(std::is_trivially_copyable_v<MatchHdr>);
+
+/// Synchronous-mode eager: the receiver sends FIN(sreq) when the message matches.
+struct EagerSyncHdr {
+  MatchHdr m;
+  uint64_t sreq;
+};
+static_assert(sizeof(EagerSyncHdr) == 40);
+static_assert(std::is_trivially_copyable_v<EagerSyncHdr>);
+
+/// Request to send: the data stays in the sender's buffer at `addr` (readable with `rkey`
+/// unless kFlagNoGet) until the sender gets FIN or has sent every fragment asked by CTS.
+struct RtsHdr {
+  MatchHdr m;
+  uint64_t addr;
+  btl::RemoteKey rkey;
+  uint64_t sreq;
+};
+static_assert(sizeof(RtsHdr) == 64);
+static_assert(std::is_trivially_copyable_v<RtsHdr>);
+
+/// FIN and CTS. `len` is the number of bytes the receiver wants (CTS); unused by FIN.
+struct CtlHdr {
+  HdrType type;
+  uint8_t reserved[7];
+  uint64_t sreq;
+  uint64_t rreq;
+  uint64_t len;
+};
+static_assert(sizeof(CtlHdr) == 32);
+static_assert(std::is_trivially_copyable_v<CtlHdr>);
+
+/// One copy-pipeline fragment: payload goes to byte `offset` of receive request `rreq`.
+struct FragHdr {
+  HdrType type;
+  uint8_t reserved[7];
+  uint64_t rreq;
+  uint64_t offset;
+};
+static_assert(sizeof(FragHdr) == 24);
+static_assert(std::is_trivially_copyable_v<FragHdr>);
+
+/// Largest header the pml ever sends (sizes the per-peer retry queue entries).
+constexpr size_t kMaxHdrLen = sizeof(RtsHdr);
+
+/// Reads a header out of an active message. Returns false if the message is too short, which
+/// only a broken backend or a corrupted peer can cause.
+template <typename H>
+bool read_hdr(const void* hdr, size_t hdr_len, H* out) {
+  static_assert(std::is_trivially_copyable_v<H>);
+  if (hdr_len < sizeof(H)) return false;
+  std::memcpy(out, hdr, sizeof(H));
+  return true;
+}
+
+/// True if sequence number `a` comes after `b`, with wraparound.
+inline bool seq_after(uint32_t a, uint32_t b) { return static_cast<int32_t>(a - b) > 0; }
+
+}  // namespace mpr::pml

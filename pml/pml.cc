@@ -1,0 +1,266 @@
+// Setup and teardown: which backends exist (MPR_BTL), which one serves each peer, describe()
+// for MPR_VERBOSE, and finalize.
+#include <sched.h>
+
+#include <algorithm>
+#include <cassert>
+#include <chrono>
+#include <sstream>
+#include <stdexcept>
+
+#include "common/log.h"
+#include "common/params.h"
+#include "pml/pml_impl.h"
+
+namespace mpr::pml {
+
+namespace {
+
+constexpr const char* kKnownBackends[] = {"self", "shm", "verbs", "tcp"};
+
+/// Lower is preferred. self only ever reaches this rank; shm beats the network for peers on
+/// the node; unknown names (test backends) come last, in the order they were given.
+int preference(const char* name, bool own_rank) {
+  std::string n = name;
+  if (n == "self") return own_rank ? 0 : 99;
+  if (n == "shm") return 1;
+  if (n == "verbs") return 2;
+  if (n == "tcp") return 3;
+  return 4;
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : text + ",") {
+    if (c == ',') {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else if (c != ' ') {
+      cur += c;
+    }
+  }
+  return out;
+}
+
+/// "0-3,5,7-8"
+std::string format_ranks(const std::vector<int>& ranks) {
+  std::string out;
+  for (size_t i = 0; i < ranks.size();) {
+    size_t j = i;
+    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
+    if (!out.empty()) out += ',';
+    out += std::to_string(ranks[i]);
+    if (j > i) out += '-' + std::to_string(ranks[j]);
+    i = j + 1;
+  }
+  return out.empty() ? "none" : out;
+}
+
+std::string format_bytes(size_t n) {
+  if (n >= (size_t{1} << 20) && n % (size_t{1} << 20) == 0) return std::to_string(n >> 20) + " MiB";
+  if (n >= 1024 && n % 1024 == 0) return std::to_string(n >> 10) + " KiB";
+  return std::to_string(n) + " B";
+}
+
+}  // namespace
+
+PmlConfig PmlConfig::from_params() {
+  PmlConfig c;
+  c.get_chunk =
+      static_cast<size_t>(std::max<int64_t>(common::param_int("MPR_PML_GET_CHUNK"), 4096));
+  c.get_inflight =
+      static_cast<int>(std::clamp<int64_t>(common::param_int("MPR_PML_GET_INFLIGHT"), 1, 64));
+  c.spin_count = static_cast<int>(std::min<int64_t>(common::param_int("MPR_SPIN_COUNT"), 1 << 30));
+  return c;
+}
+
+PmlImpl::PmlImpl(common::Bootstrap& bs, std::vector<std::unique_ptr<btl::Btl>> btls,
+                 const PmlConfig& cfg)
+    : bs_(bs), btls_(std::move(btls)), cfg_(cfg), rank_(bs.rank()) {
+  cfg_.get_inflight = std::max(cfg_.get_inflight, 1);
+  cfg_.frag_budget = std::max(cfg_.frag_budget, 1);
+  cfg_.get_chunk = std::max<size_t>(cfg_.get_chunk, 1);
+  peers_.resize(static_cast<size_t>(bs.size()));
+  for (auto& b : btls_) {
+    b->set_handler(kAmMatch, &PmlImpl::am_match, this);
+    b->set_handler(kAmCtl, &PmlImpl::am_ctl, this);
+    b->set_handler(kAmFrag, &PmlImpl::am_frag, this);
+  }
+  bs_.fence();
+  for (auto& b : btls_) b->wire_up(bs_);
+  select_backends();
+}
+
+void PmlImpl::select_backends() {
+  for (int peer = 0; peer < static_cast<int>(peers_.size()); ++peer) {
+    btl::Btl* best = nullptr;
+    int best_pref = 0;
+    for (auto& b : btls_) {
+      int pref = preference(b->caps().name, peer == rank_);
+      if (pref >= 99 || !b->reachable(peer)) continue;
+      if (!best || pref < best_pref) {
+        best = b.get();
+        best_pref = pref;
+      }
+    }
+    if (!best) {
+      std::string loaded;
+      for (auto& b : btls_) loaded += std::string(loaded.empty() ? "" : ", ") + b->caps().name;
+      throw std::runtime_error("rank " + std::to_string(rank_) + ": no backend reaches peer " +
+                               std::to_string(peer) + " (loaded: " + loaded + "; check MPR_BTL)");
+    }
+    const btl::Caps& caps = best->caps();
+    if (caps.max_am_size <= sizeof(RtsHdr))
+      throw std::runtime_error("rank " + std::to_string(rank_) + ": backend " + caps.name +
+                               " carries only " + std::to_string(caps.max_am_size) +
+                               "-byte active messages; the pml needs more than " +
+                               std::to_string(sizeof(RtsHdr)));
+    Peer& p = peers_[peer];
+    p.btl = best;
+    p.eager_limit = std::min(caps.eager_limit, caps.max_am_size - sizeof(EagerSyncHdr));
+    p.frag_payload = caps.max_am_size - sizeof(FragHdr);
+    if (std::find(used_btls_.begin(), used_btls_.end(), best) == used_btls_.end())
+      used_btls_.push_back(best);
+  }
+}
+
+PmlImpl::~PmlImpl() {
+  // Free what the runtime never released (abnormal teardown) before the backends go away.
+  while (ReqBase* r = all_reqs_.front()) {
+    all_reqs_.erase(r);
+    if (r->kind == Request::Kind::kSend) {
+      drop_send_reg(static_cast<SendReq*>(r));
+    } else {
+      auto* rr = static_cast<RecvReq*>(r);
+      if (rr->registered) rr->reg_btl->dereg(&rr->reg);
+    }
+    delete r;
+  }
+  while (Message* m = all_msgs_.front()) {
+    all_msgs_.erase(m);
+    delete m;
+  }
+}
+
+void PmlImpl::finalize() {
+  if (finalized_) return;
+  finalized_ = true;
+  // Requests the runtime released before completion (MPI_Request_free) and replies still
+  // queued behind kRetry must reach the peer before we stop progressing. Receives that never
+  // matched are not waited for: nothing may arrive for them any more.
+  int idle_polls = 0;
+  const auto start = std::chrono::steady_clock::now();
+  bool warned = false;
+  while (!idle()) {
+    if (progress() > 0) continue;
+    if (++idle_polls > cfg_.spin_count) sched_yield();
+    if (!warned && std::chrono::steady_clock::now() - start > std::chrono::seconds(10)) {
+      warned = true;
+      common::log_error(
+          "MPI_Finalize: still waiting for %zu request(s) in progress (a send "
+          "no peer ever received?)",
+          incomplete_ - match_.posted_count());
+    }
+  }
+  if (match_.unexpected_count() > 0)
+    common::log_verbose("pml: %zu unexpected message(s) were never received",
+                        match_.unexpected_count());
+  bs_.fence();
+  for (auto& b : btls_) b->finalize();
+}
+
+std::string PmlImpl::describe() const {
+  std::ostringstream out;
+  out << "pml: rank " << rank_ << " of " << peers_.size() << ", get chunk "
+      << format_bytes(cfg_.get_chunk) << " x " << cfg_.get_inflight << " in flight\n";
+  for (const auto& b : btls_) {
+    std::vector<int> served;
+    size_t eager = 0;
+    for (size_t i = 0; i < peers_.size(); ++i)
+      if (peers_[i].btl == b.get()) {
+        served.push_back(static_cast<int>(i));
+        eager = peers_[i].eager_limit;
+      }
+    const btl::Caps& caps = b->caps();
+    out << "  " << caps.name << ": peers " << format_ranks(served);
+    if (!served.empty()) {
+      out << "; eager <= " << format_bytes(eager) << "; rendezvous: ";
+      if (caps.native_get)
+        out << "receiver get()" << (caps.needs_registration ? " on registered memory" : "");
+      else
+        out << "copy pipeline (CTS + " << format_bytes(caps.max_am_size - sizeof(FragHdr))
+            << " fragments)";
+    }
+    out << "\n    " << b->describe() << "\n";
+  }
+  return out.str();
+}
+
+PmlDebug PmlImpl::debug() const {
+  PmlDebug d;
+  d.out_of_sequence = out_of_sequence_;
+  d.protocol_errors = protocol_errors_;
+  d.live_requests = all_reqs_.size();
+  d.incomplete = incomplete_;
+  d.unexpected = match_.unexpected_count();
+  d.posted = match_.posted_count();
+  for (const Peer& p : peers_) d.pending_ams += p.pending.size();
+  return d;
+}
+
+const char* PmlImpl::backend_name(int peer) const {
+  return peers_.at(static_cast<size_t>(peer)).btl->caps().name;
+}
+
+std::unique_ptr<Pml> make_pml_over(common::Bootstrap& bs,
+                                   std::vector<std::unique_ptr<btl::Btl>> btls,
+                                   const PmlConfig& cfg) {
+  return std::make_unique<PmlImpl>(bs, std::move(btls), cfg);
+}
+
+PmlDebug debug_counters(const Pml& pml) { return static_cast<const PmlImpl&>(pml).debug(); }
+
+const char* backend_for(const Pml& pml, int peer) {
+  return static_cast<const PmlImpl&>(pml).backend_name(peer);
+}
+
+std::unique_ptr<Pml> Pml::create(common::Bootstrap& bs) {
+  const std::string list = common::param_string("MPR_BTL");
+  const std::vector<std::string> wanted = split_list(list);
+  for (const std::string& w : wanted) {
+    if (std::find(std::begin(kKnownBackends), std::end(kKnownBackends), w) ==
+        std::end(kKnownBackends))
+      throw std::runtime_error("rank " + std::to_string(bs.rank()) +
+                               ": MPR_BTL names unknown "
+                               "backend '" +
+                               w + "' (known: self, shm, verbs, tcp)");
+  }
+  auto allowed = [&](const char* name) {
+    return wanted.empty() || std::find(wanted.begin(), wanted.end(), name) != wanted.end();
+  };
+
+  std::vector<std::unique_ptr<btl::Btl>> btls;
+  // Messages to this rank always take the loopback backend: it costs nothing when unused.
+  btls.push_back(btl::make_self_btl(bs));
+  using Factory = std::unique_ptr<btl::Btl> (*)(common::Bootstrap&);
+  const std::pair<const char*, Factory> factories[] = {{"shm", &btl::make_shm_btl},
+                                                       {"verbs", &btl::make_verbs_btl}};
+  for (const auto& [name, factory] : factories) {
+    if (!allowed(name)) continue;
+    try {
+      if (auto b = factory(bs))
+        btls.push_back(std::move(b));
+      else
+        common::log_verbose("pml: backend %s is not available on this machine", name);
+    } catch (const std::exception& e) {
+      if (!wanted.empty()) throw;
+      common::log_verbose("pml: backend %s skipped: %s", name, e.what());
+    }
+  }
+  if (!wanted.empty() && allowed("tcp"))
+    common::log_verbose("pml: backend tcp is not built in this version");
+  return make_pml_over(bs, std::move(btls), PmlConfig::from_params());
+}
+
+}  // namespace mpr::pml

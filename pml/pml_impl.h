@@ -1,0 +1,195 @@
+// Internal declarations of the pml: request objects, per-peer state and the PmlImpl class.
+// Only pml/*.cc and the pml's own tests include this; the runtime sees pml.h alone.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "btl-rdma/btl.h"
+#include "pml/headers.h"
+#include "pml/match.h"
+#include "pml/pml.h"
+#include "pml/pml_testing.h"
+
+namespace mpr::pml {
+
+struct ActiveTag {};  // hook for the lists of requests that progress() drives
+struct AllTag {};     // hook for the owner lists freed at destruction
+
+/// Base of every request the pml creates.
+struct ReqBase : Request, Hook<AllTag> {
+  uint64_t id = 0;        ///< wire id while a peer may address this request (key of live_)
+  bool released = false;  ///< the runtime called release(); delete when complete
+  int peer = -1;          ///< job rank of the other side, once known
+};
+
+struct SendReq : ReqBase, Hook<ActiveTag> {
+  const uint8_t* buf = nullptr;
+  size_t len = 0;
+  SendMode mode = SendMode::kStandard;
+  bool rndv = false;        ///< sent as RTS (completes on FIN or after the last fragment)
+  bool registered = false;  ///< reg is live and must be dereg()ed
+  btl::Btl* reg_btl = nullptr;
+  btl::Registration reg;
+  // Copy pipeline state, after the receiver answered CTS.
+  uint64_t rreq = 0;
+  size_t frag_offset = 0;
+  size_t frag_limit = 0;
+};
+
+struct RecvReq;
+
+/// One outstanding get() of a rendezvous receive. The backend hands `c` back to on_get_done.
+struct GetChunk {
+  btl::Completion c;  // first member: the completion pointer converts back to the chunk
+  RecvReq* req = nullptr;
+  size_t len = 0;
+  bool busy = false;
+};
+static_assert(std::is_standard_layout_v<GetChunk>);
+
+struct RecvReq : ReqBase, PostedEntry, Hook<ActiveTag> {
+  uint8_t* buf = nullptr;
+  size_t cap = 0;
+  // Rendezvous state, once matched with an RTS.
+  uint64_t sreq = 0;
+  uint64_t remote_addr = 0;
+  btl::RemoteKey rkey;
+  size_t want = 0;      ///< bytes to transfer: min(message length, cap)
+  size_t next_get = 0;  ///< first byte not yet asked for
+  size_t done = 0;      ///< bytes landed in buf
+  int inflight = 0;
+  bool get_failed = false;
+  bool registered = false;
+  btl::Btl* reg_btl = nullptr;
+  btl::Registration reg;
+  std::unique_ptr<GetChunk[]> chunks;
+};
+
+/// An arrived message that found no posted receive (or that improbe took out of the queue).
+/// The header is kept as an RtsHdr whatever the type: eager-sync keeps its sreq there.
+struct Message : ArrivedEntry, Hook<AllTag> {
+  int peer = -1;  ///< job rank of the sender
+  RtsHdr hdr{};
+  std::unique_ptr<uint8_t[]> data;  ///< eager payload, hdr.m.len bytes
+};
+
+/// An active message that met kRetry, or that must wait behind one (per-peer order).
+struct PendingAm {
+  int am_id = 0;
+  uint8_t hdr[kMaxHdrLen];
+  size_t hdr_len = 0;
+  const void* data = nullptr;  ///< user memory, valid until the send completes
+  size_t len = 0;
+  SendReq* done_on_send = nullptr;  ///< eager standard send: complete it once sent
+};
+
+/// A kAmMatch message that arrived ahead of its sequence number.
+struct ParkedAm {
+  std::vector<uint8_t> hdr;
+  std::vector<uint8_t> payload;
+};
+
+struct Peer {
+  btl::Btl* btl = nullptr;
+  size_t eager_limit = 0;   ///< largest payload sent eagerly
+  size_t frag_payload = 0;  ///< payload bytes per copy-pipeline fragment
+  uint32_t send_seq = 0;
+  uint32_t recv_seq = 0;
+  std::deque<PendingAm> pending;
+  std::unordered_map<uint32_t, ParkedAm> parked;
+};
+
+class PmlImpl final : public Pml {
+ public:
+  PmlImpl(common::Bootstrap& bs, std::vector<std::unique_ptr<btl::Btl>> btls, const PmlConfig& cfg);
+  ~PmlImpl() override;
+
+  Request* isend(const void* buf, size_t bytes, int dst_peer, int src_rank, int tag, uint32_t ctx,
+                 SendMode mode) override;
+  Request* irecv(void* buf, size_t bytes, int src, int tag, uint32_t ctx) override;
+  bool iprobe(int src, int tag, uint32_t ctx, Status* st) override;
+  Message* improbe(int src, int tag, uint32_t ctx, Status* st) override;
+  Request* imrecv(void* buf, size_t bytes, Message* msg) override;
+  bool cancel(Request* req) override;
+  void release(Request* req) override;
+  int progress() override;
+  void wait(Request* req) override;
+  void finalize() override;
+  const Stats& stats() const override { return stats_; }
+  std::string describe() const override;
+
+  PmlDebug debug() const;
+  const char* backend_name(int peer) const;
+
+ private:
+  // setup (pml.cc)
+  void select_backends();
+
+  // progress machinery (progress.cc)
+  void send_ctl(int peer, const void* hdr, size_t hdr_len, SendReq* done_on_send = nullptr,
+                int am_id = kAmCtl, const void* data = nullptr, size_t len = 0);
+  int drain_pending();
+  void complete(ReqBase* r);
+  uint64_t assign_id(ReqBase* r);
+  ReqBase* lookup(uint64_t id, const char* what, int peer);
+  void on_match_am(int peer, const void* hdr, size_t hdr_len, const void* payload,
+                   size_t payload_len);
+  void drain_parked(int peer);
+  static void am_match(void* ctx, int src, const void* hdr, size_t hdr_len, const void* payload,
+                       size_t payload_len);
+  static void am_ctl(void* ctx, int src, const void* hdr, size_t hdr_len, const void* payload,
+                     size_t payload_len);
+  static void am_frag(void* ctx, int src, const void* hdr, size_t hdr_len, const void* payload,
+                      size_t payload_len);
+  bool idle() const;
+
+  // matching and eager (eager.cc)
+  MatchHdr make_match_hdr(HdrType type, int dst, int src_rank, int tag, uint32_t ctx, size_t len);
+  void send_eager(SendReq* s, int dst, int src_rank, int tag, uint32_t ctx);
+  void process_match(int peer, const void* hdr, size_t hdr_len, const void* payload,
+                     size_t payload_len);
+  void deliver(RecvReq* r, int peer, const RtsHdr& h, const void* payload);
+  void deliver_eager(RecvReq* r, int peer, const RtsHdr& h, const void* payload);
+  RecvReq* new_recv(void* buf, size_t bytes);
+
+  // rendezvous (rndv.cc)
+  void send_rts(SendReq* s, int dst, int src_rank, int tag, uint32_t ctx);
+  void start_rndv_recv(RecvReq* r, int peer, const RtsHdr& h);
+  void request_cts(RecvReq* r);
+  void drive_get(RecvReq* r);
+  bool finish_get(RecvReq* r);
+  int drive_gets();
+  int drive_pipelines();
+  void on_ctl(int peer, const void* hdr, size_t hdr_len);
+  void on_frag(int peer, const void* hdr, size_t hdr_len, const void* payload, size_t payload_len);
+  void drop_send_reg(SendReq* s);
+  static void on_get_done(btl::Completion* c, int status);
+
+  common::Bootstrap& bs_;
+  std::vector<std::unique_ptr<btl::Btl>> btls_;  // first member: destroyed last
+  std::vector<btl::Btl*> used_btls_;             // those serving at least one peer
+  PmlConfig cfg_;
+  int rank_;
+  std::vector<Peer> peers_;
+  std::vector<int> pending_peers_;  // peers whose pending queue is not empty
+  MatchEngine match_;
+  Stats stats_;
+  std::unordered_map<uint64_t, ReqBase*> live_;
+  uint64_t next_id_ = 1;
+  size_t incomplete_ = 0;  // requests created and not complete yet
+  IList<SendReq, ActiveTag> pipelines_;
+  IList<RecvReq, ActiveTag> getters_;
+  IList<ReqBase, AllTag> all_reqs_;
+  IList<Message, AllTag> all_msgs_;
+  uint64_t out_of_sequence_ = 0;
+  uint64_t protocol_errors_ = 0;
+  bool finalized_ = false;
+};
+
+}  // namespace mpr::pml

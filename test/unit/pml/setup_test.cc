@@ -1,0 +1,157 @@
+// Backend choice per peer and the MPR_BTL rules of Pml::create.
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+#include "pml/pml_testing.h"
+#include "test/unit/pml/fake_world.h"
+
+using namespace mpr;
+using mpr::test::FakeBootstrap;
+
+namespace {
+
+/// A backend that only answers reachable(); enough for setup decisions.
+class NamedBtl final : public btl::Btl {
+ public:
+  NamedBtl(const char* name, std::set<int> reach, size_t max_am = 4096, size_t eager = 1024)
+      : reach_(std::move(reach)) {
+    caps_.name = name;
+    caps_.max_am_size = max_am;
+    caps_.eager_limit = eager;
+  }
+  const btl::Caps& caps() const override { return caps_; }
+  void wire_up(common::Bootstrap&) override { ++wired; }
+  bool reachable(int peer) const override { return reach_.count(peer) > 0; }
+  btl::Status send_am(int, int, const void*, size_t, const iovec*, int) override {
+    return btl::Status::kRetry;
+  }
+  void reg(void*, size_t, btl::Registration*) override {}
+  void dereg(btl::Registration*) override {}
+  btl::Status get(int, void*, const btl::Registration*, uint64_t, const btl::RemoteKey&, size_t,
+                  btl::Completion*) override {
+    return btl::Status::kRetry;
+  }
+  btl::Status put(int, const void*, const btl::Registration*, uint64_t, const btl::RemoteKey&,
+                  size_t, btl::Completion*) override {
+    return btl::Status::kRetry;
+  }
+  int progress() override { return 0; }
+  std::string describe() const override { return std::string(caps_.name) + ": named test btl"; }
+  int wired = 0;
+
+ private:
+  std::set<int> reach_;
+  btl::Caps caps_;
+};
+
+/// Sets an environment variable for one scope.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old, had_ = true;
+    setenv(name, value, 1);
+  }
+  ~ScopedEnv() {
+    if (had_)
+      setenv(name_, old_.c_str(), 1);
+    else
+      unsetenv(name_);
+  }
+
+ private:
+  const char* name_;
+  std::string old_;
+  bool had_ = false;
+};
+
+}  // namespace
+
+TEST_CASE("self serves the own rank, shm the node, verbs the rest", "[setup]") {
+  FakeBootstrap bs(1, 4);
+  std::vector<std::unique_ptr<btl::Btl>> btls;
+  // Load order does not decide: verbs comes first here and still loses to shm on the node.
+  auto verbs = std::make_unique<NamedBtl>("verbs", std::set<int>{0, 1, 2, 3});
+  auto shm = std::make_unique<NamedBtl>("shm", std::set<int>{0, 1});
+  NamedBtl* v = verbs.get();
+  btls.push_back(std::move(verbs));
+  btls.push_back(std::move(shm));
+  btls.push_back(btl::make_self_btl(bs));
+  auto p = pml::make_pml_over(bs, std::move(btls), pml::PmlConfig{});
+  CHECK(std::string(pml::backend_for(*p, 0)) == "shm");
+  CHECK(std::string(pml::backend_for(*p, 1)) == "self");
+  CHECK(std::string(pml::backend_for(*p, 2)) == "verbs");
+  CHECK(std::string(pml::backend_for(*p, 3)) == "verbs");
+  CHECK(v->wired == 1);
+  CHECK(bs.fences == 1);  // one fence between the factories' puts and wire_up
+  std::string d = p->describe();
+  INFO(d);
+  CHECK(d.find("shm: peers 0;") != std::string::npos);
+  CHECK(d.find("verbs: peers 2-3;") != std::string::npos);
+}
+
+TEST_CASE("verbs serves node peers too when it is the only backend allowed", "[setup]") {
+  FakeBootstrap bs(0, 2);
+  std::vector<std::unique_ptr<btl::Btl>> btls;
+  btls.push_back(btl::make_self_btl(bs));
+  btls.push_back(std::make_unique<NamedBtl>("verbs", std::set<int>{0, 1}));
+  auto p = pml::make_pml_over(bs, std::move(btls), pml::PmlConfig{});
+  CHECK(std::string(pml::backend_for(*p, 1)) == "verbs");
+}
+
+TEST_CASE("a peer that no backend reaches is an error naming it", "[setup]") {
+  FakeBootstrap bs(0, 3);
+  std::vector<std::unique_ptr<btl::Btl>> btls;
+  btls.push_back(btl::make_self_btl(bs));
+  btls.push_back(std::make_unique<NamedBtl>("shm", std::set<int>{0, 1}));
+  CHECK_THROWS_WITH(
+      pml::make_pml_over(bs, std::move(btls), pml::PmlConfig{}),
+      Catch::Contains("rank 0: no backend reaches peer 2") && Catch::Contains("self, shm"));
+}
+
+TEST_CASE("a backend too small for the rendezvous header is refused", "[setup]") {
+  FakeBootstrap bs(0, 2);
+  std::vector<std::unique_ptr<btl::Btl>> btls;
+  btls.push_back(btl::make_self_btl(bs));
+  btls.push_back(std::make_unique<NamedBtl>("tcp", std::set<int>{1}, 32, 16));
+  CHECK_THROWS_WITH(pml::make_pml_over(bs, std::move(btls), pml::PmlConfig{}),
+                    Catch::Contains("tcp"));
+}
+
+TEST_CASE("the eager limit never exceeds what one active message carries", "[setup]") {
+  FakeBootstrap bs(0, 2);
+  std::vector<std::unique_ptr<btl::Btl>> btls;
+  btls.push_back(btl::make_self_btl(bs));
+  btls.push_back(std::make_unique<NamedBtl>("shm", std::set<int>{1}, 1064, 1 << 20));
+  auto p = pml::make_pml_over(bs, std::move(btls), pml::PmlConfig{});
+  // 1064-byte messages minus the 40-byte synchronous eager header.
+  CHECK(p->describe().find("eager <= 1 KiB") != std::string::npos);
+}
+
+TEST_CASE("Pml::create honours MPR_BTL", "[setup]") {
+  SECTION("self alone runs a singleton") {
+    ScopedEnv env("MPR_BTL", "self");
+    FakeBootstrap bs(0, 1);
+    auto p = pml::Pml::create(bs);
+    CHECK(std::string(pml::backend_for(*p, 0)) == "self");
+    CHECK(bs.fences == 1);
+    p->finalize();
+  }
+  SECTION("self alone cannot reach another rank") {
+    ScopedEnv env("MPR_BTL", "self");
+    FakeBootstrap bs(0, 2);
+    CHECK_THROWS_WITH(pml::Pml::create(bs), Catch::Contains("no backend reaches peer 1"));
+  }
+  SECTION("an unknown name is refused by name") {
+    ScopedEnv env("MPR_BTL", "self,infiniband");
+    FakeBootstrap bs(0, 1);
+    CHECK_THROWS_WITH(pml::Pml::create(bs), Catch::Contains("'infiniband'"));
+  }
+  SECTION("tcp is accepted but not built, so peers stay unreachable") {
+    ScopedEnv env("MPR_BTL", "tcp");
+    FakeBootstrap bs(0, 2);
+    CHECK_THROWS_WITH(pml::Pml::create(bs), Catch::Contains("peer 1"));
+  }
+}
