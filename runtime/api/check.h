@@ -1,0 +1,97 @@
+// Argument checks shared by the entry points. Each returns MPI_SUCCESS or an error code that
+// has already been handed to the right error handler; entry points return it with MPR_TRY.
+#pragma once
+
+#include <climits>
+
+#include "mpi.h"
+#include "runtime/comm.h"
+#include "runtime/datatype.h"
+#include "runtime/errors.h"
+#include "runtime/op.h"
+#include "runtime/state.h"
+
+/// Every entry point is defined as PMPI_<name>; MPI_<name> is a weak alias, so a profiling
+/// library can define MPI_<name> and reach the implementation through PMPI_<name>.
+#define MPR_WEAK_ALIAS(name) \
+  extern "C" decltype(PMPI_##name) MPI_##name __attribute__((weak, alias("PMPI_" #name)))
+
+#define MPR_TRY(expr)                          \
+  do {                                         \
+    int mpr_rc_ = (expr);                      \
+    if (mpr_rc_ != MPI_SUCCESS) return mpr_rc_; \
+  } while (0)
+
+namespace mpr::runtime::api {
+
+/// MPI_TAG_UB: tags travel as int32 in the pml's match header.
+constexpr int kTagUb = INT_MAX;
+
+inline int check_running(const char* fn) {
+  if (running()) return MPI_SUCCESS;
+  return raise_error(nullptr, MPI_ERR_OTHER, nullptr,
+                     g_state.phase == Phase::kBefore ? "%s called before MPI_Init"
+                                                     : "%s called after MPI_Finalize",
+                     fn);
+}
+
+int check_comm(const char* fn, MPI_Comm h, Comm** out);
+int check_type(const char* fn, Comm* comm, MPI_Datatype h, Datatype** out);
+int check_op(const char* fn, Comm* comm, MPI_Op h, Op** out);
+
+inline int check_count(const char* fn, Comm* comm, int count) {
+  if (count >= 0) return MPI_SUCCESS;
+  return raise_error(comm, MPI_ERR_COUNT, fn, "invalid count %d (must be >= 0)", count);
+}
+
+inline int check_buffer(const char* fn, Comm* comm, const void* buf, int count,
+                        const Datatype* type) {
+  if (buf || count == 0 || type->size == 0) return MPI_SUCCESS;
+  return raise_error(comm, MPI_ERR_BUFFER, fn, "NULL buffer with count %d of %s", count,
+                     type->name);
+}
+
+/// dest of a send: a rank of the communicator or MPI_PROC_NULL.
+inline int check_dest(const char* fn, Comm* comm, int dest) {
+  if ((dest >= 0 && dest < comm->size()) || dest == MPI_PROC_NULL) return MPI_SUCCESS;
+  return raise_error(comm, MPI_ERR_RANK, fn, "invalid rank %d (communicator size %d)", dest,
+                     comm->size());
+}
+
+/// source of a receive or probe: also MPI_ANY_SOURCE.
+inline int check_source(const char* fn, Comm* comm, int source) {
+  if (source == MPI_ANY_SOURCE) return MPI_SUCCESS;
+  return check_dest(fn, comm, source);
+}
+
+inline int check_send_tag(const char* fn, Comm* comm, int tag) {
+  if (tag >= 0) return MPI_SUCCESS;  // every non-negative int is <= kTagUb
+  return raise_error(comm, MPI_ERR_TAG, fn, "invalid tag %d (valid tags are 0..%d)", tag,
+                     kTagUb);
+}
+
+inline int check_recv_tag(const char* fn, Comm* comm, int tag) {
+  if (tag >= 0 || tag == MPI_ANY_TAG) return MPI_SUCCESS;
+  return raise_error(comm, MPI_ERR_TAG, fn,
+                     "invalid tag %d (valid tags are 0..%d and MPI_ANY_TAG)", tag, kTagUb);
+}
+
+inline int check_root(const char* fn, Comm* comm, int root) {
+  if (root >= 0 && root < comm->size()) return MPI_SUCCESS;
+  return raise_error(comm, MPI_ERR_ROOT, fn, "invalid root %d (communicator size %d)", root,
+                     comm->size());
+}
+
+inline int check_arg(const char* fn, Comm* comm, bool ok, const char* what) {
+  if (ok) return MPI_SUCCESS;
+  return raise_error(comm, MPI_ERR_ARG, fn, "%s", what);
+}
+
+/// The common checks of a send: communicator, count, datatype, buffer, destination, tag.
+int check_send(const char* fn, MPI_Comm h, const void* buf, int count, MPI_Datatype type,
+               int dest, int tag, Comm** comm, Datatype** dt);
+/// Same for a receive (source may be MPI_ANY_SOURCE, tag MPI_ANY_TAG).
+int check_recv(const char* fn, MPI_Comm h, const void* buf, int count, MPI_Datatype type,
+               int source, int tag, Comm** comm, Datatype** dt);
+
+}  // namespace mpr::runtime::api

@@ -1,0 +1,38 @@
+// How a process learns about its job: PMIx when a launcher started it, an in-memory singleton
+// otherwise. Extends the transports' common::Bootstrap with what the C API needs.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "common/bootstrap.h"
+
+namespace mpr::runtime {
+
+class JobBootstrap : public common::Bootstrap {
+ public:
+  /// MPI_UNIVERSE_SIZE and MPI_APPNUM; -1 when the launcher did not say.
+  virtual int universe_size() const = 0;
+  virtual int appnum() const = 0;
+  /// The node's name as the launcher knows it (MPI_Get_processor_name).
+  virtual const std::string& hostname() const = 0;
+  /// Ask the launcher to kill the whole job with exit status `code`. May return (the caller
+  /// then exits by itself).
+  virtual void abort(int code, const std::string& msg) = 0;
+  /// Disconnect from the launcher (MPI_Finalize, after the pml's last fence).
+  virtual void finalize() = 0;
+};
+
+/// A job of one process (started without a launcher). Its fence is a no-op and get() sees only
+/// this process's own puts.
+std::unique_ptr<JobBootstrap> make_singleton_bootstrap();
+
+/// PMIx client. Throws std::runtime_error naming the launcher variables seen and PMIx's status
+/// if PMIx_Init or a mandatory job key fails.
+std::unique_ptr<JobBootstrap> make_pmix_bootstrap();
+
+/// True when the environment shows a PMIx launcher (PMIX_NAMESPACE, PMIX_RANK or
+/// PMIX_SERVER_URI*). Fills `seen` with the names found, for error messages.
+bool launcher_detected(std::string* seen);
+
+}  // namespace mpr::runtime

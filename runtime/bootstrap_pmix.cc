@@ -1,0 +1,208 @@
+// The PMIx client behind MPI_Init: identity and locality from the launcher's job data, the
+// endpoint exchange through PMIx_Put / PMIx_Fence(collect) / PMIx_Get.
+#include <pmix.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+#include <stdexcept>
+
+#include "runtime/bootstrap.h"
+
+extern char** environ;
+
+namespace mpr::runtime {
+
+namespace {
+
+std::string status_text(pmix_status_t rc) {
+  return std::string(PMIx_Error_string(rc)) + " (" + std::to_string(rc) + ")";
+}
+
+// Read an integer-valued key whatever integer type the server stored it as.
+bool value_to_int(const pmix_value_t* v, int64_t* out) {
+  switch (v->type) {
+    case PMIX_UINT32: *out = v->data.uint32; return true;
+    case PMIX_UINT16: *out = v->data.uint16; return true;
+    case PMIX_INT: *out = v->data.integer; return true;
+    case PMIX_UINT: *out = v->data.uint; return true;
+    case PMIX_PROC_RANK: *out = v->data.rank; return true;
+    case PMIX_INT32: *out = v->data.int32; return true;
+    case PMIX_UINT64: *out = static_cast<int64_t>(v->data.uint64); return true;
+    default: return false;
+  }
+}
+
+int cores_available() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) != 0)
+    return static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
+  return CPU_COUNT(&set);
+}
+
+class PmixBootstrap final : public JobBootstrap {
+ public:
+  PmixBootstrap() {
+    pmix_status_t rc = PMIx_Init(&me_, nullptr, 0);
+    if (rc != PMIX_SUCCESS) {
+      std::string seen;
+      launcher_detected(&seen);
+      throw std::runtime_error("started by a launcher (" + seen + ") but PMIx_Init failed: " +
+                               status_text(rc));
+    }
+    initialized_ = true;
+    PMIX_LOAD_PROCID(&wildcard_, me_.nspace, PMIX_RANK_WILDCARD);
+    job_id_ = me_.nspace;
+    rank_ = static_cast<int>(me_.rank);
+    size_ = static_cast<int>(required_int(&wildcard_, PMIX_JOB_SIZE));
+    local_rank_ = static_cast<int>(required_int(&me_, PMIX_LOCAL_RANK));
+    read_local_peers();
+    int64_t v = 0;
+    // Some servers report the slot count, which an oversubscribed job exceeds.
+    universe_size_ = optional_int(&wildcard_, PMIX_UNIV_SIZE, &v) ? static_cast<int>(v) : size_;
+    if (universe_size_ < size_) universe_size_ = size_;
+    appnum_ = optional_int(&me_, PMIX_APPNUM, &v) ? static_cast<int>(v) : 0;
+    pmix_value_t* val = nullptr;
+    if (PMIx_Get(&me_, PMIX_HOSTNAME, nullptr, 0, &val) == PMIX_SUCCESS && val &&
+        val->type == PMIX_STRING && val->data.string)
+      hostname_ = val->data.string;
+    if (val) PMIX_VALUE_RELEASE(val);
+    if (hostname_.empty()) {
+      char name[256] = {};
+      gethostname(name, sizeof name - 1);
+      hostname_ = name;
+    }
+    oversubscribed_ = static_cast<int>(local_peers_.size()) > cores_available();
+  }
+
+  ~PmixBootstrap() override { finalize(); }
+
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  const std::vector<int>& local_peers() const override { return local_peers_; }
+  int local_rank() const override { return local_rank_; }
+  const std::string& job_id() const override { return job_id_; }
+  bool oversubscribed() const override { return oversubscribed_; }
+  int universe_size() const override { return universe_size_; }
+  int appnum() const override { return appnum_; }
+  const std::string& hostname() const override { return hostname_; }
+
+  void put(const std::string& key, const std::vector<uint8_t>& value) override {
+    pmix_value_t v;
+    PMIX_VALUE_CONSTRUCT(&v);
+    v.type = PMIX_BYTE_OBJECT;
+    // PMIx_Put copies the value; the pointer is only borrowed for the call.
+    v.data.bo.bytes = reinterpret_cast<char*>(const_cast<uint8_t*>(value.data()));
+    v.data.bo.size = value.size();
+    pmix_status_t rc = PMIx_Put(PMIX_GLOBAL, key.c_str(), &v);
+    if (rc != PMIX_SUCCESS)
+      throw std::runtime_error("PMIx_Put(" + key + ") failed: " + status_text(rc));
+  }
+
+  void fence() override {
+    pmix_status_t rc = PMIx_Commit();
+    if (rc != PMIX_SUCCESS)
+      throw std::runtime_error("PMIx_Commit failed: " + status_text(rc));
+    pmix_info_t info;
+    bool collect = true;
+    PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
+    rc = PMIx_Fence(&wildcard_, 1, &info, 1);
+    PMIX_INFO_DESTRUCT(&info);
+    if (rc != PMIX_SUCCESS)
+      throw std::runtime_error("PMIx_Fence failed: " + status_text(rc) +
+                               " (a rank of the job may have died)");
+  }
+
+  bool get(int rank, const std::string& key, std::vector<uint8_t>* value) override {
+    pmix_proc_t peer;
+    PMIX_LOAD_PROCID(&peer, me_.nspace, static_cast<pmix_rank_t>(rank));
+    pmix_value_t* val = nullptr;
+    pmix_status_t rc = PMIx_Get(&peer, key.c_str(), nullptr, 0, &val);
+    if (rc == PMIX_ERR_NOT_FOUND) return false;
+    if (rc != PMIX_SUCCESS)
+      throw std::runtime_error("PMIx_Get(" + key + " of rank " + std::to_string(rank) +
+                               ") failed: " + status_text(rc));
+    bool ok = val->type == PMIX_BYTE_OBJECT;
+    if (ok) value->assign(val->data.bo.bytes, val->data.bo.bytes + val->data.bo.size);
+    PMIX_VALUE_RELEASE(val);
+    if (!ok)
+      throw std::runtime_error("PMIx_Get(" + key + " of rank " + std::to_string(rank) +
+                               ") returned a value that is not a byte object");
+    return true;
+  }
+
+  void abort(int code, const std::string& msg) override {
+    if (initialized_) PMIx_Abort(code, msg.c_str(), nullptr, 0);
+  }
+
+  void finalize() override {
+    if (!initialized_) return;
+    initialized_ = false;
+    PMIx_Finalize(nullptr, 0);
+  }
+
+ private:
+  int64_t required_int(const pmix_proc_t* who, const char* key) {
+    int64_t v = 0;
+    if (!optional_int(who, key, &v))
+      throw std::runtime_error(std::string("the launcher did not provide ") + key +
+                               " (PMIx_Get failed)");
+    return v;
+  }
+
+  bool optional_int(const pmix_proc_t* who, const char* key, int64_t* out) {
+    pmix_value_t* val = nullptr;
+    pmix_status_t rc = PMIx_Get(who, key, nullptr, 0, &val);
+    bool ok = rc == PMIX_SUCCESS && val && value_to_int(val, out);
+    if (val) PMIX_VALUE_RELEASE(val);
+    return ok;
+  }
+
+  void read_local_peers() {
+    pmix_value_t* val = nullptr;
+    pmix_status_t rc = PMIx_Get(&wildcard_, PMIX_LOCAL_PEERS, nullptr, 0, &val);
+    if (rc == PMIX_SUCCESS && val && val->type == PMIX_STRING && val->data.string) {
+      std::stringstream ss(val->data.string);
+      std::string item;
+      while (std::getline(ss, item, ','))
+        if (!item.empty()) local_peers_.push_back(std::atoi(item.c_str()));
+    }
+    if (val) PMIX_VALUE_RELEASE(val);
+    if (local_peers_.empty()) local_peers_.push_back(rank_);
+  }
+
+  pmix_proc_t me_{};
+  pmix_proc_t wildcard_{};
+  bool initialized_ = false;
+  int rank_ = 0, size_ = 1, local_rank_ = 0, universe_size_ = 1, appnum_ = 0;
+  bool oversubscribed_ = false;
+  std::vector<int> local_peers_;
+  std::string job_id_, hostname_;
+};
+
+}  // namespace
+
+bool launcher_detected(std::string* seen) {
+  seen->clear();
+  for (char** e = environ; e && *e; ++e) {
+    const char* kv = *e;
+    bool hit = std::strncmp(kv, "PMIX_NAMESPACE=", 15) == 0 ||
+               std::strncmp(kv, "PMIX_RANK=", 10) == 0 ||
+               std::strncmp(kv, "PMIX_SERVER_URI", 15) == 0;
+    if (!hit) continue;
+    if (!seen->empty()) *seen += ", ";
+    // URIs carry addresses; the variable names are enough to explain the detection.
+    const char* eq = std::strchr(kv, '=');
+    if (std::strncmp(kv, "PMIX_SERVER_URI", 15) == 0 && eq)
+      seen->append(kv, eq - kv);
+    else
+      *seen += kv;
+  }
+  return !seen->empty();
+}
+
+std::unique_ptr<JobBootstrap> make_pmix_bootstrap() { return std::make_unique<PmixBootstrap>(); }
+
+}  // namespace mpr::runtime

@@ -1,0 +1,55 @@
+// A job of one process, started without a launcher.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <map>
+
+#include "runtime/bootstrap.h"
+
+namespace mpr::runtime {
+
+namespace {
+
+class SingletonBootstrap final : public JobBootstrap {
+ public:
+  SingletonBootstrap() : job_id_("singleton." + std::to_string(getpid())) {
+    char name[256] = {};
+    gethostname(name, sizeof name - 1);
+    hostname_ = name;
+  }
+  int rank() const override { return 0; }
+  int size() const override { return 1; }
+  const std::vector<int>& local_peers() const override { return peers_; }
+  int local_rank() const override { return 0; }
+  const std::string& job_id() const override { return job_id_; }
+  void put(const std::string& key, const std::vector<uint8_t>& value) override {
+    kv_[key] = value;
+  }
+  void fence() override {}
+  bool get(int rank, const std::string& key, std::vector<uint8_t>* value) override {
+    auto it = kv_.find(key);
+    if (rank != 0 || it == kv_.end()) return false;
+    *value = it->second;
+    return true;
+  }
+  bool oversubscribed() const override { return false; }
+  int universe_size() const override { return 1; }
+  int appnum() const override { return 0; }
+  const std::string& hostname() const override { return hostname_; }
+  void abort(int code, const std::string&) override { _exit(code); }
+  void finalize() override {}
+
+ private:
+  std::vector<int> peers_{0};
+  std::string job_id_;
+  std::string hostname_;
+  std::map<std::string, std::vector<uint8_t>> kv_;
+};
+
+}  // namespace
+
+std::unique_ptr<JobBootstrap> make_singleton_bootstrap() {
+  return std::make_unique<SingletonBootstrap>();
+}
+
+}  // namespace mpr::runtime

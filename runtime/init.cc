@@ -1,0 +1,132 @@
+// MPI_Init / MPI_Finalize / job abort: bootstrap, pml, predefined communicators.
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <exception>
+#include <string>
+
+#include "common/log.h"
+#include "common/params.h"
+#include "runtime/bsend.h"
+#include "runtime/comm.h"
+#include "runtime/errors.h"
+#include "runtime/request.h"
+#include "runtime/state.h"
+
+namespace mpr::runtime {
+
+State g_state;
+
+namespace {
+
+PmlFactory g_pml_factory = nullptr;
+
+// Seconds an abort may take before the process ends itself: the launcher normally kills the
+// job well before that.
+constexpr unsigned kAbortGraceSeconds = 5;
+
+int g_abort_code = 1;
+
+void abort_watchdog(int) { _exit(g_abort_code); }
+
+std::unique_ptr<JobBootstrap> make_bootstrap() {
+  std::string seen;
+  if (!launcher_detected(&seen)) return make_singleton_bootstrap();
+  return make_pmix_bootstrap();
+}
+
+void print_stats() {
+  const pml::Stats& s = the_pml().stats();
+  // One write, so blocks of different ranks do not interleave.
+  char buf[1024];
+  std::snprintf(buf, sizeof buf,
+                "mpr[rank %d]: MPR_STATS\n"
+                "  eager:       %llu msgs, %llu bytes\n"
+                "  rendezvous:  %llu msgs, %llu bytes (%llu through the copy fallback)\n"
+                "  synchronous: %llu msgs\n"
+                "  self:        %llu msgs\n"
+                "  unexpected:  %llu arrivals, queue peak %llu\n",
+                job_rank(), static_cast<unsigned long long>(s.eager_msgs),
+                static_cast<unsigned long long>(s.eager_bytes),
+                static_cast<unsigned long long>(s.rndv_msgs),
+                static_cast<unsigned long long>(s.rndv_bytes),
+                static_cast<unsigned long long>(s.rndv_fallback_msgs),
+                static_cast<unsigned long long>(s.sync_msgs),
+                static_cast<unsigned long long>(s.self_msgs),
+                static_cast<unsigned long long>(s.unexpected_msgs),
+                static_cast<unsigned long long>(s.unexpected_peak));
+  std::fputs(buf, stderr);
+  std::fflush(stderr);
+}
+
+}  // namespace
+
+void set_pml_factory(PmlFactory f) { g_pml_factory = f; }
+
+int job_rank() { return g_state.bootstrap ? g_state.bootstrap->rank() : -1; }
+
+int init(const char* fn, int required, int* provided) {
+  if (g_state.phase != Phase::kBefore)
+    return raise_error(nullptr, MPI_ERR_OTHER, fn,
+                       g_state.phase == Phase::kRunning ? "MPI is already initialized"
+                                                        : "called after MPI_Finalize");
+  try {
+    g_state.bootstrap = make_bootstrap();
+  } catch (const std::exception& e) {
+    common::log_error("%s: %s", fn, e.what());
+    _exit(1);
+  }
+  common::log_set_rank(g_state.bootstrap->rank());
+  try {
+    g_state.pml = g_pml_factory ? g_pml_factory(*g_state.bootstrap)
+                                : pml::Pml::create(*g_state.bootstrap);
+  } catch (const std::exception& e) {
+    std::string msg = std::string(fn) + ": " + e.what();
+    common::log_error("%s", msg.c_str());
+    abort_job(MPI_ERR_OTHER, msg.c_str());
+  }
+  g_state.thread_level = required < MPI_THREAD_SERIALIZED ? required : MPI_THREAD_SERIALIZED;
+  if (g_state.thread_level < MPI_THREAD_SINGLE) g_state.thread_level = MPI_THREAD_SINGLE;
+  if (provided) *provided = g_state.thread_level;
+  g_state.main_thread = pthread_self();
+  g_state.bsend = std::make_unique<BsendBuffer>();
+  comms_init();
+  g_state.phase = Phase::kRunning;
+  if (g_state.bootstrap->rank() == 0 && common::verbose()) {
+    std::string d = the_pml().describe();
+    common::log_verbose("%s", d.c_str());
+  }
+  return MPI_SUCCESS;
+}
+
+int finalize(const char* fn) {
+  g_state.bsend->drain();
+  reap_orphans(true);
+  try {
+    the_pml().finalize();
+  } catch (const std::exception& e) {
+    return raise_error(g_state.world, MPI_ERR_OTHER, fn, "%s", e.what());
+  }
+  if (common::param_bool("MPR_STATS")) print_stats();
+  comms_fini();
+  g_state.phase = Phase::kFinalized;
+  g_state.bsend.reset();
+  g_state.pml.reset();
+  g_state.bootstrap->finalize();
+  return MPI_SUCCESS;
+}
+
+void abort_job(int code, const char* why) {
+  g_abort_code = code;
+  // Whatever happens in the launcher, this process is gone after the grace period.
+  signal(SIGALRM, abort_watchdog);
+  alarm(kAbortGraceSeconds);
+  std::fflush(stdout);
+  std::fflush(stderr);
+  if (g_state.bootstrap && g_state.phase != Phase::kFinalized)
+    g_state.bootstrap->abort(code, why ? why : "");
+  _exit(code);
+}
+
+}  // namespace mpr::runtime

@@ -1,0 +1,34 @@
+// Point-to-point core: turns (buffer, count, datatype, communicator rank) into pml calls.
+// Arguments are already checked by the API layer.
+#pragma once
+
+#include "mpi.h"
+#include "pml/pml.h"
+#include "runtime/comm.h"
+#include "runtime/datatype.h"
+
+namespace mpr::runtime {
+
+/// Start a send; dest may be MPI_PROC_NULL. Never fails (the pml reports transport errors
+/// through the request's status).
+pml::Request* start_send(Comm* comm, const void* buf, int count, const Datatype* type, int dest,
+                         int tag, pml::SendMode mode);
+/// Start a receive; source may be MPI_ANY_SOURCE or MPI_PROC_NULL, tag may be MPI_ANY_TAG.
+pml::Request* start_recv(Comm* comm, void* buf, int count, const Datatype* type, int source,
+                         int tag);
+/// Receive a message dequeued by improbe.
+pml::Request* start_mrecv(Comm* comm, void* buf, int count, const Datatype* type,
+                          pml::Message* msg);
+
+/// Wait for `r`, then request_finish it. Returns its MPI error code (not raised).
+int wait_and_finish(const char* fn, pml::Request* r, MPI_Status* st);
+
+/// A message dequeued by MPI_Mprobe/MPI_Improbe, with the communicator it arrived on.
+struct MatchedMessage {
+  static constexpr unsigned kMagic = 0x4d736721;  // "Msg!"
+  unsigned magic = kMagic;
+  pml::Message* msg;
+  Comm* comm;
+};
+
+}  // namespace mpr::runtime

@@ -1,0 +1,68 @@
+// Requests as the C API sees them. MPI_Request is a pml::Request*: either the pml's own (a
+// plain contiguous send or receive) or a runtime-owned RtRequest (kind kGeneric) for what the
+// pml does not see: MPI_PROC_NULL, buffered sends, and transfers of non-contiguous datatypes
+// that go through a packed staging buffer. Every request's `user` field is its communicator,
+// retained until the request is freed.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+#include "mpi.h"
+#include "pml/pml.h"
+#include "runtime/comm.h"
+#include "runtime/datatype.h"
+
+namespace mpr::runtime {
+
+struct RtRequest : pml::Request {
+  RtRequest() { kind = Kind::kGeneric; }
+  pml::Request* inner = nullptr;     ///< pml request this one completes with (may be null)
+  const Datatype* unpack_type = nullptr;  ///< receive: unpack staging into user_buf
+  void* user_buf = nullptr;
+  std::unique_ptr<char[]> staging;   ///< packed bytes of a non-contiguous transfer
+};
+
+inline Comm* request_comm(const pml::Request* r) { return static_cast<Comm*>(r->user); }
+inline MPI_Request to_handle(pml::Request* r) { return reinterpret_cast<MPI_Request>(r); }
+inline pml::Request* from_handle(MPI_Request h) { return reinterpret_cast<pml::Request*>(h); }
+
+/// Attach `comm` to a request the pml created.
+pml::Request* adopt(pml::Request* r, Comm* comm);
+/// A request that is already complete with the given status (MPI_PROC_NULL, buffered send).
+RtRequest* completed_request(Comm* comm, int source, int tag);
+/// A runtime request that completes when `inner` does (and then unpacks, if unpack_type).
+RtRequest* wrapper_request(Comm* comm, pml::Request* inner);
+
+/// True once `r` is complete. Does not drive progress.
+bool request_test(pml::Request* r);
+/// Block until `r` is complete (driving progress; spins, then yields the CPU).
+void request_wait(pml::Request* r);
+/// One round of progress for loops over several requests; yields the CPU after MPR_SPIN_COUNT
+/// rounds, or at once when the node is oversubscribed.
+class Poller {
+ public:
+  void poll();
+ private:
+  int64_t rounds_ = 0;
+};
+
+/// For a complete request: fill *st (if not null) and return its MPI error code (made with
+/// `fn`'s name, not raised). The request stays as it is (MPI_Request_get_status).
+int request_status(const char* fn, const pml::Request* r, MPI_Status* st);
+/// For a complete request: fill *st (if not null), return its MPI error code (made with `fn`'s
+/// name, not raised), and free the request.
+int request_finish(const char* fn, pml::Request* r, MPI_Status* st);
+/// MPI_Request_free: release now or, if still active, as soon as it completes.
+void request_free(pml::Request* r);
+/// Release requests freed while still active that have completed since; `block` waits for all.
+void reap_orphans(bool block);
+
+/// Status helpers: the byte count lives in two private slots, the cancelled flag in a third.
+void status_set(MPI_Status* st, int source, int tag, int error, size_t bytes, bool cancelled);
+size_t status_bytes(const MPI_Status* st);
+bool status_cancelled(const MPI_Status* st);
+void status_set_bytes(MPI_Status* st, size_t bytes);
+void status_set_cancelled(MPI_Status* st, bool cancelled);
+
+}  // namespace mpr::runtime

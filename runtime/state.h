@@ -1,0 +1,56 @@
+// The process-wide runtime state: bootstrap, pml, predefined communicators, init phase.
+// One instance (g_state); MPI_THREAD_SERIALIZED means no locking is needed around it.
+#pragma once
+
+#include <pthread.h>
+
+#include <cstdint>
+#include <memory>
+
+#include "mpi.h"
+#include "pml/pml.h"
+#include "runtime/bootstrap.h"
+
+namespace mpr::runtime {
+
+class Comm;
+class BsendBuffer;
+
+enum class Phase { kBefore, kRunning, kFinalized };
+
+struct State {
+  Phase phase = Phase::kBefore;
+  std::unique_ptr<JobBootstrap> bootstrap;
+  std::unique_ptr<pml::Pml> pml;
+  int thread_level = MPI_THREAD_SINGLE;
+  pthread_t main_thread{};
+  Comm* world = nullptr;
+  Comm* self = nullptr;
+  /// Lowest context id this process has never used. Context ids are allocated in pairs
+  /// (point-to-point, collective) and never reused, so a value agreed as the maximum over the
+  /// members of a new communicator is free in every one of them.
+  uint32_t next_ctx = 0;
+  std::unique_ptr<BsendBuffer> bsend;
+};
+
+extern State g_state;
+
+inline bool running() { return g_state.phase == Phase::kRunning; }
+inline pml::Pml& the_pml() { return *g_state.pml; }
+
+/// Test seam: when set, init() uses this instead of pml::Pml::create (unit tests run the
+/// runtime over an in-process fake). Production code never sets it.
+using PmlFactory = std::unique_ptr<pml::Pml> (*)(common::Bootstrap& bs);
+void set_pml_factory(PmlFactory f);
+
+/// MPI_Init_thread's work. Returns an MPI error code (already raised if fatal).
+int init(const char* fn, int required, int* provided);
+/// MPI_Finalize's work.
+int finalize(const char* fn);
+/// Print nothing; end the whole job with `code` as exit status, never returning and never
+/// hanging (a watchdog _exits if the launcher does not kill us in time).
+[[noreturn]] void abort_job(int code, const char* why);
+/// This process's job rank, or -1 before init.
+int job_rank();
+
+}  // namespace mpr::runtime
