@@ -1,0 +1,46 @@
+// What must not outlive a job: the PMIx tmpdir, shared-memory segments of ranks that died
+// before unlinking them, and mprun itself when libpmix wedges during teardown.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+
+namespace mpr::launch {
+
+/// Creates a private directory $TMPDIR/mprun.<pid>.XXXXXX (or under /tmp). Throws
+/// std::system_error.
+std::string make_private_tmpdir();
+
+/// Removes a directory tree; best effort, never follows symlinks.
+void remove_tree(const std::string& path);
+
+/// The shm backend names a job's segments "/mpr.<sanitized nspace>.<random>": the nspace with
+/// every character outside [A-Za-z0-9_-] replaced by '_'.
+std::string sanitize_nspace(std::string_view nspace);
+
+/// Unlinks /dev/shm/mpr.<sanitized nspace>.*. Returns how many were removed.
+int remove_job_shm(std::string_view nspace);
+
+/// Runs `on_expire` on its own thread if not cancelled within `limit`. on_expire is expected
+/// not to return (it _exits); cancel() waits for the thread.
+class Watchdog {
+ public:
+  Watchdog(std::chrono::milliseconds limit, std::function<void()> on_expire);
+  ~Watchdog();
+  Watchdog(const Watchdog&) = delete;
+  Watchdog& operator=(const Watchdog&) = delete;
+  void cancel();
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool cancelled_ = false;
+  std::thread thread_;
+};
+
+}  // namespace mpr::launch

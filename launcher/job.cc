@@ -1,0 +1,287 @@
+#include "launcher/job.h"
+
+#include <signal.h>
+#include <sys/eventfd.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <system_error>
+#include <vector>
+
+#include "launcher/spawn.h"
+
+namespace mpr::launch {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// SIGTERM first so ranks can flush and remove what they own; SIGKILL after this, which keeps
+// the whole teardown well under 2 s.
+constexpr std::chrono::milliseconds kTermGrace{1000};
+// How long to wait after the first failure for others to show up, so the report names the
+// root cause rather than a rank that failed because of it.
+constexpr std::chrono::milliseconds kSettle{100};
+// A rank's descendant that left its process group may hold the output pipes open.
+constexpr std::chrono::milliseconds kDrainLimit{1000};
+
+sigset_t job_signal_set() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int sig : {SIGCHLD, SIGINT, SIGTERM, SIGHUP}) sigaddset(&set, sig);
+  return set;
+}
+
+std::string signal_cause(int sig) {
+  const char* name = ::strsignal(sig);
+  return "killed by signal " + std::to_string(sig) + " (" + (name ? name : "unknown") + ")";
+}
+
+}  // namespace
+
+void block_job_signals() {
+  // An inherited SIG_IGN (nohup, or a shell starting mprun in the background) stays: a
+  // blocked signal that is ignored is discarded, so such signals are neither seen nor
+  // forwarded, as the caller asked. SIGCHLD is different: ignoring it would make the kernel
+  // reap the ranks before we learn how they ended.
+  ::signal(SIGCHLD, SIG_DFL);
+  sigset_t set = job_signal_set();
+  ::pthread_sigmask(SIG_BLOCK, &set, nullptr);
+}
+
+Job::Job(const Options& opts, PmixServer* server)
+    : opts_(opts),
+      server_(server),
+      ranks_(std::make_unique<Rank[]>(static_cast<size_t>(opts.nprocs))),
+      output_(opts.tag_output, opts.nprocs) {
+  sigset_t set = job_signal_set();
+  signal_fd_.reset(::signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK));
+  if (!signal_fd_.valid()) throw std::system_error(errno, std::generic_category(), "signalfd");
+  wake_fd_.reset(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+  if (!wake_fd_.valid()) throw std::system_error(errno, std::generic_category(), "eventfd");
+  server_->set_listener(this);
+}
+
+Job::~Job() { server_->set_listener(nullptr); }
+
+int Job::run() {
+  start_ranks();
+  event_loop();
+  finish();
+  return exit_code();
+}
+
+void Job::start_ranks() {
+  for (int r = 0; r < opts_.nprocs; ++r) {
+    try {
+      EnvBlock env;
+      build_rank_environment(opts_, &env);
+      server_->prepare_client(r, &env);
+      RankProcess p = spawn_rank(opts_, r, env.data(),
+                                 r == 0 ? input_.rank0_stdin() : input_.null_stdin());
+      if (r == 0) input_.rank0_started();
+      ranks_[r].pid = p.pid;
+      ranks_[r].running = true;
+      ++live_;
+      output_.add_rank(r, std::move(p.out), std::move(p.err));
+    } catch (const std::exception& e) {
+      record_failure(Failure{Kind::kLauncher, -1, 0,
+                             "cannot start rank " + std::to_string(r) + ": " + e.what(), 1});
+      return;
+    }
+  }
+}
+
+void Job::event_loop() {
+  std::vector<pollfd> fds;
+  while (live_ > 0) {
+    fds.clear();
+    fds.push_back(pollfd{signal_fd_.get(), POLLIN, 0});
+    fds.push_back(pollfd{wake_fd_.get(), POLLIN, 0});
+    output_.collect(&fds);
+    input_.collect(&fds);
+
+    int timeout_ms = -1;
+    auto wait_until = [&timeout_ms](Clock::time_point t) {
+      auto left = std::chrono::ceil<std::chrono::milliseconds>(t - Clock::now());
+      int ms = static_cast<int>(std::max<int64_t>(0, left.count()));
+      if (timeout_ms < 0 || ms < timeout_ms) timeout_ms = ms;
+    };
+    if (terminating_ && !killed_) wait_until(kill_deadline_);
+    if (settle_deadline_ && !verdict_) wait_until(*settle_deadline_);
+    if (input_.waiting_for_foreground() && (timeout_ms < 0 || timeout_ms > 250)) timeout_ms = 250;
+
+    int n = ::poll(fds.data(), fds.size(), timeout_ms);
+    if (n < 0 && errno != EINTR) throw std::system_error(errno, std::generic_category(), "poll");
+    if (n > 0) {
+      if (fds[0].revents) handle_signals();
+      if (fds[1].revents) {
+        uint64_t count;
+        ssize_t ignored = ::read(wake_fd_.get(), &count, sizeof count);
+        (void)ignored;
+      }
+      output_.service(fds);
+      input_.service(fds);
+    }
+    settle_failures(false);
+    if (terminating_ && !killed_ && Clock::now() >= kill_deadline_) {
+      signal_ranks(SIGKILL, -1);
+      killed_ = true;
+    }
+  }
+}
+
+void Job::handle_signals() {
+  signalfd_siginfo si;
+  pid_t first_child = 0;
+  while (::read(signal_fd_.get(), &si, sizeof si) == static_cast<ssize_t>(sizeof si)) {
+    int sig = static_cast<int>(si.ssi_signo);
+    if (sig == SIGCHLD) {
+      // SIGCHLDs coalesce; the one we get names the child that exited first since the last read.
+      if (!first_child) first_child = static_cast<pid_t>(si.ssi_pid);
+      continue;
+    }
+    // A second interrupt means the ranks did not react to the first: stop waiting for them.
+    signal_ranks(++forwarded_signals_ > 1 ? SIGKILL : sig, -1);
+  }
+  collect_exits(first_child);
+}
+
+void Job::collect_exits(pid_t first_pid) {
+  for (int r = 0; r < opts_.nprocs; ++r)
+    if (ranks_[r].running && ranks_[r].pid == first_pid) check_exit(r);
+  for (int r = 0; r < opts_.nprocs; ++r)
+    if (ranks_[r].running) check_exit(r);
+}
+
+void Job::check_exit(int rank) {
+  // WNOWAIT leaves each finished rank a zombie until finish(): its pid, which is also its
+  // process group id, cannot be reused while mprun may still signal that group.
+  siginfo_t si;
+  si.si_pid = 0;
+  if (::waitid(P_PID, static_cast<id_t>(ranks_[rank].pid.load()), &si,
+               WEXITED | WNOHANG | WNOWAIT) != 0 ||
+      si.si_pid == 0)
+    return;
+  bool by_signal = si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED;
+  rank_exited(rank, si.si_status, by_signal);
+}
+
+void Job::rank_exited(int rank, int code, bool by_signal) {
+  Rank& r = ranks_[rank];
+  r.running = false;
+  --live_;
+  if (rank == 0) input_.stop();
+  Failure f{Kind::kExitCode, rank, r.pid.load(), {}, 0};
+  if (by_signal) {
+    f.kind = Kind::kSignal;
+    f.cause = signal_cause(code);
+    f.exit_code = 128 + code;
+  } else if (code != 0) {
+    f.cause = "exited with code " + std::to_string(code);
+    f.exit_code = code;
+  } else if (r.connected && !r.finalized && live_ > 0) {
+    // The others may be blocked forever in a collective with this rank.
+    f.kind = Kind::kNoFinalize;
+    f.cause = "exited with code 0 without calling MPI_Finalize (PMIx_Finalize) while other "
+              "ranks were still running";
+    f.exit_code = 1;
+  } else {
+    return;
+  }
+  record_failure(std::move(f));
+}
+
+void Job::record_failure(Failure failure) {
+  {
+    std::lock_guard lock(failure_mutex_);
+    if (verdict_given_) return;
+    reported_.push_back(std::move(failure));
+  }
+  uint64_t one = 1;
+  ssize_t ignored = ::write(wake_fd_.get(), &one, sizeof one);
+  (void)ignored;
+}
+
+void Job::settle_failures(bool now_or_never) {
+  if (verdict_) return;
+  std::lock_guard lock(failure_mutex_);
+  if (reported_.empty()) return;
+  auto now = Clock::now();
+  if (!settle_deadline_) settle_deadline_ = now + kSettle;
+  bool launcher_failed = false;
+  for (const Failure& f : reported_) launcher_failed |= f.kind == Kind::kLauncher;
+  if (!now_or_never && !launcher_failed && now < *settle_deadline_) return;
+  // Among failures of one kind, the rank whose PMIx connection dropped first is the likely
+  // cause: the others typically failed in a collective that reported the lost peer.
+  auto lost = [this](const Failure& f) {
+    int order = f.rank >= 0 ? ranks_[f.rank].lost_order.load() : 0;
+    return order > 0 ? order : INT_MAX;
+  };
+  const Failure* best = &reported_.front();
+  for (const Failure& f : reported_)
+    if (f.kind > best->kind || (f.kind == best->kind && lost(f) < lost(*best))) best = &f;
+  verdict_ = *best;
+  verdict_given_ = true;
+  if (live_ > 0) terminate_ranks();
+}
+
+void Job::terminate_ranks() {
+  terminating_ = true;
+  // The aborting rank exits by itself once PMIx_Abort returns; SIGKILL catches it if not.
+  signal_ranks(SIGTERM, verdict_->kind == Kind::kAbort ? verdict_->rank : -1);
+  kill_deadline_ = Clock::now() + kTermGrace;
+}
+
+void Job::signal_ranks(int sig, int except_rank) {
+  for (int r = 0; r < opts_.nprocs; ++r) {
+    pid_t pid = ranks_[r].pid;
+    if (r != except_rank && pid > 0) ::kill(-pid, sig);
+  }
+}
+
+void Job::finish() {
+  // Whatever a rank left running in its process group goes with it.
+  signal_ranks(SIGKILL, -1);
+  output_.drain(Clock::now() + kDrainLimit);
+  for (int r = 0; r < opts_.nprocs; ++r) {
+    pid_t pid = ranks_[r].pid;
+    if (pid <= 0) continue;
+    while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+    }
+  }
+  settle_failures(true);
+  if (!verdict_) return;
+  if (verdict_->rank >= 0)
+    std::fprintf(stderr, "mprun: rank %d (pid %d) %s\n", verdict_->rank,
+                 static_cast<int>(verdict_->pid), verdict_->cause.c_str());
+  else
+    std::fprintf(stderr, "mprun: %s\n", verdict_->cause.c_str());
+}
+
+int Job::exit_code() { return verdict_ ? verdict_->exit_code : 0; }
+
+void Job::client_connected(int rank) { ranks_[rank].connected = true; }
+
+void Job::client_finalized(int rank) { ranks_[rank].finalized = true; }
+
+void Job::client_lost(int rank) {
+  int expected = 0;
+  ranks_[rank].lost_order.compare_exchange_strong(expected, ++lost_count_);
+}
+
+void Job::client_aborted(int rank, int status, const std::string& message) {
+  std::string cause = "called MPI_Abort with error code " + std::to_string(status);
+  if (!message.empty()) cause += ": " + message;
+  // exit() keeps the low 8 bits; a non-zero code must not turn into success.
+  int code = status & 0xff;
+  if (code == 0 && status != 0) code = 1;
+  record_failure(Failure{Kind::kAbort, rank, ranks_[rank].pid.load(), std::move(cause), code});
+}
+
+}  // namespace mpr::launch

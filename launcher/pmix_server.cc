@@ -1,0 +1,232 @@
+#include "launcher/pmix_server.h"
+
+#include <hwloc.h>
+#include <pmix.h>
+#include <pmix_server.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdlib>
+#include <mutex>
+#include <stdexcept>
+
+#include "launcher/job_info.h"
+
+namespace mpr::launch {
+
+namespace {
+
+// The upcalls carry no context pointer, and libpmix hosts one server per process.
+std::atomic<ServerListener*> g_listener{nullptr};
+bool g_server_exists = false;
+pmix_nspace_t g_nspace;  // a full char[256]: the API reads all of it
+int g_nprocs = 0;
+
+// Registration steps normally finish in microseconds; a stuck library must not stall mprun.
+constexpr std::chrono::seconds kRegisterLimit{10};
+
+/// Completion of one asynchronous server call. Heap-allocated; if the wait times out it is
+/// leaked on purpose, because the library may still call back into it later.
+class OpWaiter {
+ public:
+  static void callback(pmix_status_t status, void* cbdata) {
+    auto* self = static_cast<OpWaiter*>(cbdata);
+    std::lock_guard lock(self->mutex_);
+    self->status_ = status;
+    self->done_ = true;
+    self->cv_.notify_all();
+  }
+
+  /// `rc` is what the call returned: SUCCESS means the callback will come, OPERATION_SUCCEEDED
+  /// that it completed inline, anything else that it failed without a callback.
+  /// Consumes the waiter unless the wait timed out.
+  static pmix_status_t finish(OpWaiter* self, pmix_status_t rc, std::chrono::milliseconds limit) {
+    if (rc == PMIX_SUCCESS) {
+      std::unique_lock lock(self->mutex_);
+      if (!self->cv_.wait_for(lock, limit, [self] { return self->done_; }))
+        return PMIX_ERR_TIMEOUT;
+      rc = self->status_;
+    } else if (rc == PMIX_OPERATION_SUCCEEDED) {
+      rc = PMIX_SUCCESS;
+    }
+    delete self;
+    return rc;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  pmix_status_t status_ = PMIX_SUCCESS;
+};
+
+[[noreturn]] void fail(const std::string& call, pmix_status_t rc) {
+  throw std::runtime_error(call + " failed: " + PMIx_Error_string(rc));
+}
+
+int job_rank(const pmix_proc_t* proc) {
+  if (!proc || !PMIX_CHECK_NSPACE(proc->nspace, g_nspace)) return -1;
+  if (proc->rank >= static_cast<pmix_rank_t>(g_nprocs)) return -1;
+  return static_cast<int>(proc->rank);
+}
+
+// libpmix 4.2.2 passes cbfunc == nullptr here; "done atomically" is accepted at every call site.
+pmix_status_t on_client_connected(const pmix_proc_t* proc, void*, pmix_op_cbfunc_t, void*) {
+  ServerListener* l = g_listener;
+  if (int rank = job_rank(proc); rank >= 0 && l) l->client_connected(rank);
+  return PMIX_OPERATION_SUCCEEDED;
+}
+
+// The library answers the client's PMIx_Finalize only after this returns, so the listener
+// learns of the finalize before the process can exit.
+pmix_status_t on_client_finalized(const pmix_proc_t* proc, void*, pmix_op_cbfunc_t, void*) {
+  ServerListener* l = g_listener;
+  if (int rank = job_rank(proc); rank >= 0 && l) l->client_finalized(rank);
+  return PMIX_OPERATION_SUCCEEDED;
+}
+
+// Whatever subset of procs the caller names, an MPI_Abort ends the whole job.
+pmix_status_t on_abort(const pmix_proc_t* proc, void*, int status, const char msg[],
+                       pmix_proc_t[], size_t, pmix_op_cbfunc_t, void*) {
+  ServerListener* l = g_listener;
+  if (int rank = job_rank(proc); rank >= 0 && l)
+    l->client_aborted(rank, status, msg ? msg : "");
+  return PMIX_OPERATION_SUCCEEDED;
+}
+
+// libpmix raises PMIX_ERR_LOST_CONNECTION inside the server when a client that has not
+// finalized disconnects; the source is that client.
+void on_lost_connection(size_t, pmix_status_t, const pmix_proc_t* source, pmix_info_t[], size_t,
+                        pmix_info_t[], size_t, pmix_event_notification_cbfunc_fn_t cbfunc,
+                        void* cbdata) {
+  ServerListener* l = g_listener;
+  if (int rank = job_rank(source); rank >= 0 && l) l->client_lost(rank);
+  if (cbfunc) cbfunc(PMIX_EVENT_ACTION_COMPLETE, nullptr, 0, nullptr, nullptr, cbdata);
+}
+
+void release_fence_blob(void* blob) { std::free(blob); }
+
+// Reached only when the library does not complete an all-local fence itself
+// (PMIX_MCA_pmix_server_fence_localonly_opt=0). Every participant is local, so the
+// allgather of the nodes' contributions is our own blob. 4.2.2 hands the blob's ownership
+// to the host; it comes back to us through release_fence_blob.
+pmix_status_t on_fence(const pmix_proc_t[], size_t, const pmix_info_t[], size_t, char* data,
+                       size_t ndata, pmix_modex_cbfunc_t cbfunc, void* cbdata) {
+  cbfunc(PMIX_SUCCESS, data, ndata, cbdata, release_fence_blob, data);
+  return PMIX_SUCCESS;
+}
+
+// Called only for procs this server does not host; a single-node job has none.
+pmix_status_t on_direct_modex(const pmix_proc_t*, const pmix_info_t[], size_t,
+                              pmix_modex_cbfunc_t cbfunc, void* cbdata) {
+  cbfunc(PMIX_ERR_NOT_FOUND, nullptr, 0, cbdata, nullptr, nullptr);
+  return PMIX_SUCCESS;
+}
+
+pmix_server_module_t make_module() {
+  pmix_server_module_t m{};
+  m.client_connected = on_client_connected;
+  m.client_finalized = on_client_finalized;
+  m.abort = on_abort;
+  m.fence_nb = on_fence;
+  m.direct_modex = on_direct_modex;
+  return m;
+}
+
+pmix_server_module_t g_module = make_module();
+
+// Without a topology PMIx_server_init discovers one itself, I/O devices included, which is
+// most of its start-up time (about 50 of 60 ms here). A CPU-and-memory-only topology is all
+// the library needs for a single node. nullptr if hwloc fails: the library then does its own.
+hwloc_topology_t load_cpu_topology() {
+  hwloc_topology_t topo;
+  if (hwloc_topology_init(&topo) != 0) return nullptr;
+  hwloc_topology_set_io_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_NONE);
+  if (hwloc_topology_load(topo) != 0) {
+    hwloc_topology_destroy(topo);
+    return nullptr;
+  }
+  return topo;
+}
+
+}  // namespace
+
+PmixServer::PmixServer(const std::string& tmpdir) {
+  if (g_server_exists) throw std::logic_error("only one PMIx server per process");
+  bool off = false;
+  pmix_info_t info[5];
+  size_t ninfo = 0;
+  PMIX_INFO_LOAD(&info[ninfo++], PMIX_SERVER_TMPDIR, tmpdir.c_str(), PMIX_STRING);
+  PMIX_INFO_LOAD(&info[ninfo++], PMIX_SYSTEM_TMPDIR, tmpdir.c_str(), PMIX_STRING);
+  // No rendezvous files for tools and no system-wide server: the job is private to mprun.
+  PMIX_INFO_LOAD(&info[ninfo++], PMIX_SERVER_TOOL_SUPPORT, &off, PMIX_BOOL);
+  PMIX_INFO_LOAD(&info[ninfo++], PMIX_SERVER_SYSTEM_SUPPORT, &off, PMIX_BOOL);
+  topology_ = load_cpu_topology();
+  if (topology_) {
+    pmix_topology_t topo{const_cast<char*>("hwloc"), topology_};
+    PMIX_INFO_LOAD(&info[ninfo++], PMIX_TOPOLOGY2, &topo, PMIX_TOPO);
+  }
+  pmix_status_t rc = PMIx_server_init(&g_module, info, ninfo);
+  for (size_t i = 0; i < ninfo; ++i) PMIX_INFO_DESTRUCT(&info[i]);
+  if (rc != PMIX_SUCCESS) {
+    if (topology_) hwloc_topology_destroy(topology_);
+    topology_ = nullptr;
+    fail("PMIx_server_init", rc);
+  }
+  g_server_exists = true;
+  // Only sharpens failure reports (which rank went first), so a failure here is not fatal.
+  pmix_status_t lost = PMIX_ERR_LOST_CONNECTION;
+  PMIx_Register_event_handler(&lost, 1, nullptr, 0, on_lost_connection, nullptr, nullptr);
+}
+
+void PmixServer::set_listener(ServerListener* listener) { g_listener = listener; }
+
+PmixServer::~PmixServer() {
+  if (!finalized_) shutdown(std::chrono::seconds(2));
+}
+
+void PmixServer::register_job(const JobLayout& layout) {
+  PMIX_LOAD_NSPACE(g_nspace, layout.nspace.c_str());
+  g_nprocs = layout.nprocs;
+  InfoArray info;
+  build_job_info(layout, &info);
+  auto* waiter = new OpWaiter;
+  pmix_status_t rc = PMIx_server_register_nspace(g_nspace, layout.nprocs, info.data(), info.size(),
+                                                 OpWaiter::callback, waiter);
+  rc = OpWaiter::finish(waiter, rc, kRegisterLimit);
+  if (rc != PMIX_SUCCESS) fail("PMIx_server_register_nspace(" + layout.nspace + ")", rc);
+  registered_ = true;
+}
+
+void PmixServer::prepare_client(int rank, EnvBlock* env) {
+  pmix_proc_t proc;
+  PMIX_LOAD_PROCID(&proc, g_nspace, static_cast<pmix_rank_t>(rank));
+  // The library checks a connecting client's socket credentials against these ids.
+  auto* waiter = new OpWaiter;
+  pmix_status_t rc = PMIx_server_register_client(&proc, ::geteuid(), ::getegid(), nullptr,
+                                                 OpWaiter::callback, waiter);
+  rc = OpWaiter::finish(waiter, rc, kRegisterLimit);
+  if (rc != PMIX_SUCCESS) fail("PMIx_server_register_client(rank " + std::to_string(rank) + ")", rc);
+  rc = PMIx_server_setup_fork(&proc, env->address());
+  if (rc != PMIX_SUCCESS) fail("PMIx_server_setup_fork(rank " + std::to_string(rank) + ")", rc);
+}
+
+bool PmixServer::shutdown(std::chrono::milliseconds limit) {
+  if (finalized_) return true;
+  finalized_ = true;
+  if (registered_) {
+    auto* waiter = new OpWaiter;
+    PMIx_server_deregister_nspace(g_nspace, OpWaiter::callback, waiter);
+    // A timeout here means the progress thread is wedged; finalize would then never return.
+    if (OpWaiter::finish(waiter, PMIX_SUCCESS, limit) == PMIX_ERR_TIMEOUT) return false;
+  }
+  PMIx_server_finalize();
+  g_listener = nullptr;
+  g_server_exists = false;
+  if (topology_) hwloc_topology_destroy(topology_);
+  topology_ = nullptr;
+  return true;
+}
+
+}  // namespace mpr::launch
