@@ -77,7 +77,10 @@ class PmixBootstrap final : public JobBootstrap {
     oversubscribed_ = static_cast<int>(local_peers_.size()) > cores_available();
   }
 
-  ~PmixBootstrap() override { finalize(); }
+  // No PMIx_Finalize here: a process that returns from main without MPI_Finalize must look
+  // unfinalized to the launcher (its PMIx connection just drops), so the job is ended as an
+  // error instead of leaving the other ranks waiting for it.
+  ~PmixBootstrap() override = default;
 
   int rank() const override { return rank_; }
   int size() const override { return size_; }
