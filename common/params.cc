@@ -60,6 +60,12 @@ const ParamDef kParams[] = {
      "not readable)"},
     {"MPR_VERBS_FORK_INIT", "1",
      "verbs: call ibv_fork_init() before the first registration when the kernel needs it"},
+    {"MPR_PML_PACK_CHUNK", "1M",
+     "pml: bytes per get of a rendezvous into non-contiguous memory (each lands in a bounce "
+     "buffer and is unpacked; up to MPR_PML_GET_INFLIGHT of them per receive)"},
+    {"MPR_STARTUP_TIMEOUT", "60",
+     "mprun: seconds each startup step may take (PMIx setup; all ranks connecting once the "
+     "first did; all reaching MPI_Init's fence once the first did); 0 = no limit"},
     {nullptr, nullptr, nullptr},
 };
 

@@ -125,68 +125,123 @@ void OutputForwarder::drain(std::chrono::steady_clock::time_point deadline) {
   }
 }
 
-InputForwarder::InputForwarder() {
+InputForwarder::InputForwarder(StdinMode mode, int stdin_rank, int nranks) {
   null_.reset(::open("/dev/null", O_RDONLY | O_CLOEXEC));
   if (!null_.valid()) throw std::system_error(errno, std::generic_category(), "open /dev/null");
-  relay_ = ::isatty(STDIN_FILENO) == 1;
-  if (!relay_) return;
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) throw std::system_error(errno, std::generic_category(), "pipe");
-  pipe_read_.reset(fds[0]);
-  pipe_write_.reset(fds[1]);
-  set_nonblocking(pipe_write_.get());
+  if (mode == StdinMode::kNone) return;
+  tty_ = ::isatty(STDIN_FILENO) == 1;
+  if (mode == StdinMode::kRank && !tty_) {
+    direct_rank_ = stdin_rank;
+    return;
+  }
+  relay_ = true;
+  int first = mode == StdinMode::kAll ? 0 : stdin_rank;
+  int last = mode == StdinMode::kAll ? nranks - 1 : stdin_rank;
+  for (int r = first; r <= last; ++r) {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0)
+      throw std::system_error(errno, std::generic_category(), "stdin pipe");
+    targets_.push_back(Target{r, UniqueFd(fds[0]), UniqueFd(fds[1]), {}});
+    set_nonblocking(fds[1]);
+  }
 }
 
-int InputForwarder::rank0_stdin() const {
-  return relay_ ? pipe_read_.get() : STDIN_FILENO;
+InputForwarder::Target* InputForwarder::find(int rank) {
+  if (targets_.empty()) return nullptr;
+  // Targets are consecutive ranks starting at targets_[0].rank.
+  size_t i = static_cast<size_t>(rank - targets_.front().rank);
+  return rank >= targets_.front().rank && i < targets_.size() ? &targets_[i] : nullptr;
 }
 
-void InputForwarder::rank0_started() { pipe_read_.reset(); }
+const InputForwarder::Target* InputForwarder::find(int rank) const {
+  return const_cast<InputForwarder*>(this)->find(rank);
+}
 
-void InputForwarder::stop() {
-  pipe_write_.reset();
-  buffer_.clear();
+int InputForwarder::stdin_for(int rank) const {
+  if (rank == direct_rank_) return STDIN_FILENO;
+  const Target* t = find(rank);
+  return t && t->read_end.valid() ? t->read_end.get() : null_.get();
+}
+
+void InputForwarder::rank_started(int rank) {
+  if (Target* t = find(rank)) t->read_end.reset();
+}
+
+void InputForwarder::rank_exited(int rank) {
+  if (Target* t = find(rank)) {
+    t->write_end.reset();
+    t->buffer.clear();
+  }
+}
+
+bool InputForwarder::any_pending() const {
+  for (const Target& t : targets_)
+    if (t.write_end.valid() && !t.buffer.empty()) return true;
+  return false;
+}
+
+void InputForwarder::close_drained() {
+  if (!at_eof_) return;
+  for (Target& t : targets_)
+    if (t.buffer.empty()) t.write_end.reset();  // the rank reads EOF
 }
 
 bool InputForwarder::waiting_for_foreground() const {
-  return relay_ && pipe_write_.valid() && buffer_.empty() && !is_foreground();
+  if (!relay_ || at_eof_ || any_pending()) return false;
+  bool live = false;
+  for (const Target& t : targets_) live |= t.write_end.valid();
+  return live && tty_ && !is_foreground();
 }
 
 void InputForwarder::collect(std::vector<pollfd>* fds) {
-  in_index_ = out_index_ = -1;
-  if (!relay_ || !pipe_write_.valid()) return;
-  // Reading the terminal from the background would stop mprun with SIGTTIN.
-  if (buffer_.empty() && is_foreground()) {
+  in_index_ = -1;
+  if (!relay_) return;
+  bool live = false;
+  for (Target& t : targets_) {
+    t.poll_index = -1;
+    if (!t.write_end.valid()) continue;
+    live = true;
+    t.poll_index = static_cast<int>(fds->size());
+    fds->push_back(
+        pollfd{t.write_end.get(), static_cast<short>(t.buffer.empty() ? 0 : POLLOUT), 0});
+  }
+  // Read more only once every rank took what was read before: a slow reader holds back the
+  // others rather than growing a buffer without bound. Reading a terminal from the
+  // background would stop mprun with SIGTTIN.
+  if (live && !at_eof_ && !any_pending() &&
+      (!tty_ || is_foreground())) {
     in_index_ = static_cast<int>(fds->size());
     fds->push_back(pollfd{STDIN_FILENO, POLLIN, 0});
   }
-  out_index_ = static_cast<int>(fds->size());
-  fds->push_back(pollfd{pipe_write_.get(), static_cast<short>(buffer_.empty() ? 0 : POLLOUT), 0});
 }
 
 void InputForwarder::service(const std::vector<pollfd>& fds) {
-  if (out_index_ >= 0) {
-    short ev = fds[static_cast<size_t>(out_index_)].revents;
+  for (Target& t : targets_) {
+    if (t.poll_index < 0 || !t.write_end.valid()) continue;
+    short ev = fds[static_cast<size_t>(t.poll_index)].revents;
     if (ev & (POLLERR | POLLHUP)) {
-      stop();  // rank 0 closed its stdin or exited
-      return;
+      rank_exited(t.rank);  // the rank closed its stdin or exited
+      continue;
     }
-    if ((ev & POLLOUT) && !buffer_.empty()) {
-      ssize_t n = ::write(pipe_write_.get(), buffer_.data(), buffer_.size());
+    if ((ev & POLLOUT) && !t.buffer.empty()) {
+      ssize_t n = ::write(t.write_end.get(), t.buffer.data(), t.buffer.size());
       if (n > 0)
-        buffer_.erase(0, static_cast<size_t>(n));
+        t.buffer.erase(0, static_cast<size_t>(n));
       else if (errno != EAGAIN && errno != EINTR)
-        stop();
+        rank_exited(t.rank);
     }
   }
   if (in_index_ >= 0 && (fds[static_cast<size_t>(in_index_)].revents & (POLLIN | POLLHUP))) {
     char buf[4096];
     ssize_t n = ::read(STDIN_FILENO, buf, sizeof buf);
-    if (n > 0)
-      buffer_.assign(buf, static_cast<size_t>(n));
-    else if (n == 0 || (errno != EINTR && errno != EAGAIN))
-      stop();  // end of input: rank 0 sees EOF
+    if (n > 0) {
+      for (Target& t : targets_)
+        if (t.write_end.valid()) t.buffer.append(buf, static_cast<size_t>(n));
+    } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+      at_eof_ = true;
+    }
   }
+  close_drained();
 }
 
 }  // namespace mpr::launch

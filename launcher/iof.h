@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "launcher/fd.h"
+#include "launcher/options.h"
 
 namespace mpr::launch {
 
@@ -54,34 +55,46 @@ class OutputForwarder {
   std::string out_buf_;
 };
 
-/// Gives rank 0 mprun's stdin. A file or pipe is inherited as is; a terminal is relayed
-/// through a pipe, because ranks lead their own process groups and would be stopped by
-/// SIGTTIN if they read the terminal themselves.
+/// Gives mprun's stdin to the ranks --stdin names (rank 0 by default). One reader of a file or
+/// pipe inherits it as is. A terminal is relayed through a pipe, because ranks lead their own
+/// process groups and would be stopped by SIGTTIN if they read the terminal themselves; with
+/// --stdin all every rank gets its own pipe and a copy of everything read.
 class InputForwarder {
  public:
-  InputForwarder();
-  /// The fd rank 0 should get as stdin (valid until start_relay()).
-  int rank0_stdin() const;
-  /// The fd every other rank gets (/dev/null).
-  int null_stdin() const { return null_.get(); }
-  /// Call after rank 0 was forked: closes our copy of its pipe end.
-  void rank0_started();
+  InputForwarder(StdinMode mode, int stdin_rank, int nranks);
+  /// The fd `rank` gets as its stdin (valid until rank_started(rank)).
+  int stdin_for(int rank) const;
+  /// Call after `rank` was forked: closes our copy of its pipe end.
+  void rank_started(int rank);
 
   void collect(std::vector<pollfd>* fds);
   void service(const std::vector<pollfd>& fds);
   /// True while relaying is possible but mprun is not the terminal's foreground job; the
   /// caller then polls with a short timeout to look again.
   bool waiting_for_foreground() const;
-  /// Stops relaying (rank 0 exited).
-  void stop();
+  /// Stops relaying to `rank` (it exited).
+  void rank_exited(int rank);
 
  private:
+  struct Target {
+    int rank;
+    UniqueFd read_end;   ///< the rank's stdin until it is started
+    UniqueFd write_end;  ///< ours; invalid once this rank is done
+    std::string buffer;  ///< read from stdin, not yet written to this rank
+    int poll_index = -1;
+  };
+  Target* find(int rank);
+  const Target* find(int rank) const;
+  bool any_pending() const;
+  void close_drained();
+
   UniqueFd null_;
-  UniqueFd pipe_read_;   ///< rank 0's stdin when relaying
-  UniqueFd pipe_write_;  ///< our end; invalid once relaying stopped
+  bool tty_ = false;  ///< mprun's stdin is a terminal
   bool relay_ = false;
-  std::string buffer_;
-  int in_index_ = -1, out_index_ = -1;  ///< pollfd positions from the last collect()
+  bool at_eof_ = false;  ///< stdin ended: close each pipe once its buffer is written
+  int direct_rank_ = -1;  ///< rank inheriting mprun's stdin itself (no relay)
+  std::vector<Target> targets_;
+  int in_index_ = -1;  ///< pollfd position of stdin from the last collect()
 };
 
 }  // namespace mpr::launch

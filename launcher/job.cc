@@ -54,11 +54,15 @@ void block_job_signals() {
   ::pthread_sigmask(SIG_BLOCK, &set, nullptr);
 }
 
-Job::Job(const Options& opts, PmixServer* server)
+Job::Job(const Options& opts, PmixServer* server, const Placement& placement, PhaseLog* phases)
     : opts_(opts),
       server_(server),
+      placement_(placement),
+      phases_(phases),
       ranks_(std::make_unique<Rank[]>(static_cast<size_t>(opts.nprocs))),
-      output_(opts.tag_output, opts.nprocs) {
+      output_(opts.tag_output, opts.nprocs),
+      input_(opts.stdin_mode, opts.stdin_rank, opts.nprocs),
+      startup_limit_(static_cast<int64_t>(opts.startup_timeout_s * 1000)) {
   sigset_t set = job_signal_set();
   signal_fd_.reset(::signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK));
   if (!signal_fd_.valid()) throw std::system_error(errno, std::generic_category(), "signalfd");
@@ -77,18 +81,32 @@ int Job::run() {
 }
 
 void Job::start_ranks() {
+  if (opts_.timeout_s > 0)
+    job_deadline_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                       std::chrono::duration<double>(opts_.timeout_s));
   for (int r = 0; r < opts_.nprocs; ++r) {
     try {
       EnvBlock env;
       build_rank_environment(opts_, &env);
       server_->prepare_client(r, &env);
-      RankProcess p = spawn_rank(opts_, r, env.data(),
-                                 r == 0 ? input_.rank0_stdin() : input_.null_stdin());
-      if (r == 0) input_.rank0_started();
+      RankLaunch how;
+      how.rank = r;
+      how.env = env.data();
+      how.stdin_fd = input_.stdin_for(r);
+      const RankPlacement& where = placement_.ranks[static_cast<size_t>(r)];
+      if (where.bound) how.affinity = where.cpus.affinity_words();
+      UniqueFd output_file;
+      if (!opts_.output_dir.empty()) {
+        output_file = open_rank_output(opts_.output_dir, r);
+        how.output_fd = output_file.get();
+      }
+      RankProcess p = spawn_rank(opts_, how);
+      input_.rank_started(r);
       ranks_[r].pid = p.pid;
       ranks_[r].running = true;
       ++live_;
-      output_.add_rank(r, std::move(p.out), std::move(p.err));
+      if (p.out.valid()) output_.add_rank(r, std::move(p.out), std::move(p.err));
+      phases_->mark("rank %d started (pid %d)", r, static_cast<int>(p.pid));
     } catch (const std::exception& e) {
       record_failure(Failure{Kind::kLauncher, -1, 0,
                              "cannot start rank " + std::to_string(r) + ": " + e.what(), 1});
@@ -114,6 +132,7 @@ void Job::event_loop() {
     };
     if (terminating_ && !killed_) wait_until(kill_deadline_);
     if (settle_deadline_ && !verdict_) wait_until(*settle_deadline_);
+    if (auto d = next_deadline()) wait_until(*d);
     if (input_.waiting_for_foreground() && (timeout_ms < 0 || timeout_ms > 250)) timeout_ms = 250;
 
     int n = ::poll(fds.data(), fds.size(), timeout_ms);
@@ -128,6 +147,8 @@ void Job::event_loop() {
       output_.service(fds);
       input_.service(fds);
     }
+    log_startup_progress();
+    check_deadlines();
     settle_failures(false);
     if (terminating_ && !killed_ && Clock::now() >= kill_deadline_) {
       signal_ranks(SIGKILL, -1);
@@ -147,7 +168,15 @@ void Job::handle_signals() {
       continue;
     }
     // A second interrupt means the ranks did not react to the first: stop waiting for them.
-    signal_ranks(++forwarded_signals_ > 1 ? SIGKILL : sig, -1);
+    if (++forwarded_signals_ == 1) {
+      signal_ranks(sig, -1);
+      continue;
+    }
+    signal_ranks(SIGKILL, -1);
+    const char* name = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP";
+    record_failure(Failure{Kind::kLauncher, -1, 0,
+                           std::string("second ") + name + ": killed every rank with SIGKILL",
+                           128 + sig});
   }
   collect_exits(first_child);
 }
@@ -176,12 +205,16 @@ void Job::rank_exited(int rank, int code, bool by_signal) {
   Rank& r = ranks_[rank];
   r.running = false;
   --live_;
-  if (rank == 0) input_.stop();
+  input_.rank_exited(rank);
   Failure f{Kind::kExitCode, rank, r.pid.load(), {}, 0};
   if (by_signal) {
     f.kind = Kind::kSignal;
     f.cause = signal_cause(code);
     f.exit_code = 128 + code;
+    if (code == SIGKILL) {
+      if (std::optional<std::string> oom = oom_.evidence())
+        f.cause = "killed by the kernel's OOM killer (signal 9; " + *oom + "): out of memory";
+    }
   } else if (code != 0) {
     f.cause = "exited with code " + std::to_string(code);
     f.exit_code = code;
@@ -203,6 +236,10 @@ void Job::record_failure(Failure failure) {
     if (verdict_given_) return;
     reported_.push_back(std::move(failure));
   }
+  wake();
+}
+
+void Job::wake() {
   uint64_t one = 1;
   ssize_t ignored = ::write(wake_fd_.get(), &one, sizeof one);
   (void)ignored;
@@ -215,7 +252,7 @@ void Job::settle_failures(bool now_or_never) {
   auto now = Clock::now();
   if (!settle_deadline_) settle_deadline_ = now + kSettle;
   bool launcher_failed = false;
-  for (const Failure& f : reported_) launcher_failed |= f.kind == Kind::kLauncher;
+  for (const Failure& f : reported_) launcher_failed |= f.kind >= Kind::kLauncher;
   if (!now_or_never && !launcher_failed && now < *settle_deadline_) return;
   // Among failures of one kind, the rank whose PMIx connection dropped first is the likely
   // cause: the others typically failed in a collective that reported the lost peer.
@@ -265,23 +302,5 @@ void Job::finish() {
 }
 
 int Job::exit_code() { return verdict_ ? verdict_->exit_code : 0; }
-
-void Job::client_connected(int rank) { ranks_[rank].connected = true; }
-
-void Job::client_finalized(int rank) { ranks_[rank].finalized = true; }
-
-void Job::client_lost(int rank) {
-  int expected = 0;
-  ranks_[rank].lost_order.compare_exchange_strong(expected, ++lost_count_);
-}
-
-void Job::client_aborted(int rank, int status, const std::string& message) {
-  std::string cause = "called MPI_Abort with error code " + std::to_string(status);
-  if (!message.empty()) cause += ": " + message;
-  // exit() keeps the low 8 bits; a non-zero code must not turn into success.
-  int code = status & 0xff;
-  if (code == 0 && status != 0) code = 1;
-  record_failure(Failure{Kind::kAbort, rank, ranks_[rank].pid.load(), std::move(cause), code});
-}
 
 }  // namespace mpr::launch

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <optional>
 #include <string>
 
 #include "common/log.h"
@@ -17,6 +18,8 @@
 #include "launcher/cleanup.h"
 #include "launcher/job.h"
 #include "launcher/options.h"
+#include "launcher/phase_log.h"
+#include "launcher/placement.h"
 #include "launcher/pmix_server.h"
 #include "launcher/spawn.h"
 
@@ -39,28 +42,6 @@ namespace {
 constexpr std::chrono::milliseconds kDeregisterLimit{2000};
 constexpr std::chrono::milliseconds kTeardownLimit{4000};
 
-/// Startup phases with timings under MPR_DEBUG_STARTUP=1.
-class PhaseLog {
- public:
-  PhaseLog() : enabled_(common::param_bool("MPR_DEBUG_STARTUP")) {}
-  void mark(const char* fmt, ...) __attribute__((format(printf, 2, 3))) {
-    if (!enabled_) return;
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    std::vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                          start_)
-                    .count();
-    std::fprintf(stderr, "mprun: +%.1f ms %s\n", ms, msg);
-  }
-
- private:
-  bool enabled_;
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-};
-
 // Pipes and /dev/null must never land on fds 0-2 when mprun was started with them closed.
 void ensure_standard_fds() {
   for (int fd = 0; fd <= 2; ++fd)
@@ -82,8 +63,11 @@ void remove_job_files(const std::string& nspace, const std::string& tmpdir) {
   remove_tree(tmpdir);
 }
 
-int run(const Options& opts) {
-  PhaseLog phases;
+std::chrono::milliseconds startup_limit(const Options& opts) {
+  return std::chrono::milliseconds(static_cast<int64_t>(opts.startup_timeout_s * 1000));
+}
+
+int run(const Options& opts, const Topology& topo, const Placement& placement, PhaseLog& phases) {
   // A reader of our output going away (mprun ... | head -1) must not kill mprun before it
   // has cleaned up.
   ::signal(SIGPIPE, SIG_IGN);
@@ -108,21 +92,47 @@ int run(const Options& opts) {
 
   int code = 1;
   try {
-    PmixServer server(tmpdir);
+    // libpmix gives no bound of its own; a wedged init must not hang mprun silently.
+    const auto limit = startup_limit(opts);
+    std::optional<Watchdog> init_watchdog;
+    if (limit.count() > 0)
+      init_watchdog.emplace(limit, [&] {
+        std::fprintf(stderr,
+                     "mprun: startup timed out: PMIx_server_init did not return within %g s "
+                     "(--startup-timeout)\n",
+                     opts.startup_timeout_s);
+        remove_job_files(nspace, tmpdir);
+        ::_exit(1);
+      });
+    // "No limit" is a week: the waits add it to the current time, so it must not overflow.
+    constexpr std::chrono::milliseconds kWeek{7LL * 24 * 3600 * 1000};
+    PmixServer server(tmpdir, topo.get(), limit.count() > 0 ? limit : kWeek);
+    if (init_watchdog) init_watchdog->cancel();
     phases.mark("PMIx server up (tmpdir %s)", tmpdir.c_str());
-    JobLayout layout{nspace, opts.nprocs, "localhost", usable_cpus()};
+    JobLayout layout{nspace, opts.nprocs, "localhost", topo.pus(), &placement};
     char host[256] = {};
     if (::gethostname(host, sizeof host - 1) == 0 && host[0]) layout.hostname = host;
     server.register_job(layout);
-    phases.mark("job %s registered (%d ranks)", nspace.c_str(), opts.nprocs);
+    phases.mark("job %s registered (%d ranks, map-by %s, bind-to %s%s)", nspace.c_str(),
+                opts.nprocs, map_by_name(opts.map_by), bind_to_name(placement.binding),
+                placement.oversubscribed ? ", oversubscribed" : "");
     if (common::verbose())
-      std::fprintf(stderr, "mprun: job %s: %d rank%s of %s on %s (%d usable cpus%s)\n",
+      std::fprintf(stderr, "mprun: job %s: %d rank%s of %s on %s (%d cores, %d PUs usable%s)\n",
                    nspace.c_str(), opts.nprocs, opts.nprocs == 1 ? "" : "s",
-                   opts.program_path.c_str(), layout.hostname.c_str(), layout.cpus,
-                   opts.nprocs > layout.cpus ? ", oversubscribed" : "");
+                   opts.program_path.c_str(), layout.hostname.c_str(), topo.cores(), topo.pus(),
+                   placement.oversubscribed ? ", oversubscribed" : "");
+    if (opts.report_bindings) {
+      std::string lines;
+      for (int r = 0; r < opts.nprocs; ++r)
+        lines += binding_report(r, placement.ranks[static_cast<size_t>(r)]) + "\n";
+      std::fputs(lines.c_str(), stderr);
+      std::fflush(stderr);
+    }
+    bool pmix_clean = true;
     {
-      Job job(opts, &server);
+      Job job(opts, &server, placement, &phases);
       code = job.run();
+      pmix_clean = job.pmix_clean();
     }
     phases.mark("all ranks done, exit code %d", code);
 
@@ -131,7 +141,7 @@ int run(const Options& opts) {
       remove_job_files(nspace, tmpdir);
       ::_exit(code);
     });
-    if (!server.shutdown(kDeregisterLimit)) {
+    if (!server.shutdown(kDeregisterLimit, pmix_clean)) {
       watchdog.cancel();
       std::fprintf(stderr, "mprun: PMIx namespace deregistration hung; exiting without it\n");
       remove_job_files(nspace, tmpdir);
@@ -139,7 +149,8 @@ int run(const Options& opts) {
       ::_exit(code);
     }
     watchdog.cancel();
-    phases.mark("PMIx server finalized");
+    phases.mark(pmix_clean ? "PMIx server finalized"
+                           : "PMIx server left as it is (a rank never finalized)");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "mprun: %s\n", e.what());
     code = 1;
@@ -153,6 +164,7 @@ int run(const Options& opts) {
 
 int main(int argc, char** argv) {
   using namespace mpr::launch;
+  PhaseLog phases;
   ensure_standard_fds();
   Options opts;
   try {
@@ -175,5 +187,27 @@ int main(int argc, char** argv) {
       break;
   }
   if (opts.verbose) ::setenv("MPR_VERBOSE", "1", 1);
-  return run(opts);
+  if (opts.debug_startup) ::setenv("MPR_DEBUG_STARTUP", "1", 1);
+  phases.enable(opts.debug_startup);
+  phases.mark("options parsed (%d ranks of %s)", opts.nprocs, opts.program_path.c_str());
+
+  // Everything that can reject the invocation happens before a server or a rank starts.
+  std::optional<Topology> topo;
+  try {
+    topo.emplace();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "mprun: cannot read this node's CPU topology: %s\n", e.what());
+    return 1;
+  }
+  Placement placement;
+  try {
+    placement = place_ranks(*topo, opts);
+    if (!opts.output_dir.empty()) make_output_dir(opts.output_dir);
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "mprun: %s\n", e.what());
+    return 1;
+  }
+  phases.mark("topology loaded, ranks placed (%d cores, %d PUs usable)", topo->cores(),
+              topo->pus());
+  return run(opts, *topo, placement, phases);
 }

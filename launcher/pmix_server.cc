@@ -11,6 +11,7 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "common/launch_keys.h"
 #include "launcher/job_info.h"
 
 namespace mpr::launch {
@@ -22,9 +23,6 @@ std::atomic<ServerListener*> g_listener{nullptr};
 bool g_server_exists = false;
 pmix_nspace_t g_nspace;  // a full char[256]: the API reads all of it
 int g_nprocs = 0;
-
-// Registration steps normally finish in microseconds; a stuck library must not stall mprun.
-constexpr std::chrono::seconds kRegisterLimit{10};
 
 /// Completion of one asynchronous server call. Heap-allocated; if the wait times out it is
 /// leaked on purpose, because the library may still call back into it later.
@@ -62,6 +60,10 @@ class OpWaiter {
 };
 
 [[noreturn]] void fail(const std::string& call, pmix_status_t rc) {
+  // OpWaiter's own timeout: the library never completed the step.
+  if (rc == PMIX_ERR_TIMEOUT)
+    throw std::runtime_error("startup timed out: " + call +
+                             " did not complete within the startup timeout");
   throw std::runtime_error(call + " failed: " + PMIx_Error_string(rc));
 }
 
@@ -105,6 +107,15 @@ void on_lost_connection(size_t, pmix_status_t, const pmix_proc_t* source, pmix_i
   if (cbfunc) cbfunc(PMIX_EVENT_ACTION_COMPLETE, nullptr, 0, nullptr, nullptr, cbdata);
 }
 
+// A rank of MPR's runtime raises common::kEventStartupFence just before its first fence.
+void on_startup_fence(size_t, pmix_status_t, const pmix_proc_t* source, pmix_info_t[], size_t,
+                      pmix_info_t[], size_t, pmix_event_notification_cbfunc_fn_t cbfunc,
+                      void* cbdata) {
+  ServerListener* l = g_listener;
+  if (int rank = job_rank(source); rank >= 0 && l) l->client_at_startup_fence(rank);
+  if (cbfunc) cbfunc(PMIX_EVENT_ACTION_COMPLETE, nullptr, 0, nullptr, nullptr, cbdata);
+}
+
 void release_fence_blob(void* blob) { std::free(blob); }
 
 // Reached only when the library does not complete an all-local fence itself
@@ -136,23 +147,11 @@ pmix_server_module_t make_module() {
 
 pmix_server_module_t g_module = make_module();
 
-// Without a topology PMIx_server_init discovers one itself, I/O devices included, which is
-// most of its start-up time (about 50 of 60 ms here). A CPU-and-memory-only topology is all
-// the library needs for a single node. nullptr if hwloc fails: the library then does its own.
-hwloc_topology_t load_cpu_topology() {
-  hwloc_topology_t topo;
-  if (hwloc_topology_init(&topo) != 0) return nullptr;
-  hwloc_topology_set_io_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_NONE);
-  if (hwloc_topology_load(topo) != 0) {
-    hwloc_topology_destroy(topo);
-    return nullptr;
-  }
-  return topo;
-}
-
 }  // namespace
 
-PmixServer::PmixServer(const std::string& tmpdir) {
+PmixServer::PmixServer(const std::string& tmpdir, hwloc_topology* topology,
+                       std::chrono::milliseconds step_limit)
+    : step_limit_(step_limit) {
   if (g_server_exists) throw std::logic_error("only one PMIx server per process");
   bool off = false;
   pmix_info_t info[5];
@@ -162,22 +161,27 @@ PmixServer::PmixServer(const std::string& tmpdir) {
   // No rendezvous files for tools and no system-wide server: the job is private to mprun.
   PMIX_INFO_LOAD(&info[ninfo++], PMIX_SERVER_TOOL_SUPPORT, &off, PMIX_BOOL);
   PMIX_INFO_LOAD(&info[ninfo++], PMIX_SERVER_SYSTEM_SUPPORT, &off, PMIX_BOOL);
-  topology_ = load_cpu_topology();
-  if (topology_) {
-    pmix_topology_t topo{const_cast<char*>("hwloc"), topology_};
-    PMIX_INFO_LOAD(&info[ninfo++], PMIX_TOPOLOGY2, &topo, PMIX_TOPO);
-  }
+  // Without a topology PMIx_server_init discovers one itself, I/O devices included, which is
+  // most of its start-up time (about 50 of 60 ms here); ours has CPUs and memory only.
+  // Handed over by pointer, not with PMIX_INFO_LOAD: that would give the library a copy which
+  // PMIX_INFO_DESTRUCT destroys while the library keeps using it (for the locality strings).
+  pmix_topology_t topo{const_cast<char*>("hwloc"), topology};
+  size_t ntopo = ninfo++;
+  PMIX_INFO_CONSTRUCT(&info[ntopo]);
+  PMIX_LOAD_KEY(info[ntopo].key, PMIX_TOPOLOGY2);
+  info[ntopo].value.type = PMIX_TOPO;
+  info[ntopo].value.data.topo = &topo;
   pmix_status_t rc = PMIx_server_init(&g_module, info, ninfo);
-  for (size_t i = 0; i < ninfo; ++i) PMIX_INFO_DESTRUCT(&info[i]);
-  if (rc != PMIX_SUCCESS) {
-    if (topology_) hwloc_topology_destroy(topology_);
-    topology_ = nullptr;
-    fail("PMIx_server_init", rc);
-  }
+  for (size_t i = 0; i < ninfo; ++i)
+    if (i != ntopo) PMIX_INFO_DESTRUCT(&info[i]);
+  if (rc != PMIX_SUCCESS) fail("PMIx_server_init", rc);
   g_server_exists = true;
   // Only sharpens failure reports (which rank went first), so a failure here is not fatal.
   pmix_status_t lost = PMIX_ERR_LOST_CONNECTION;
   PMIx_Register_event_handler(&lost, 1, nullptr, 0, on_lost_connection, nullptr, nullptr);
+  // Without it mprun still works; only its startup-timeout report is less precise.
+  pmix_status_t fence = common::kEventStartupFence;
+  PMIx_Register_event_handler(&fence, 1, nullptr, 0, on_startup_fence, nullptr, nullptr);
 }
 
 void PmixServer::set_listener(ServerListener* listener) { g_listener = listener; }
@@ -194,7 +198,7 @@ void PmixServer::register_job(const JobLayout& layout) {
   auto* waiter = new OpWaiter;
   pmix_status_t rc = PMIx_server_register_nspace(g_nspace, layout.nprocs, info.data(), info.size(),
                                                  OpWaiter::callback, waiter);
-  rc = OpWaiter::finish(waiter, rc, kRegisterLimit);
+  rc = OpWaiter::finish(waiter, rc, step_limit_);
   if (rc != PMIX_SUCCESS) fail("PMIx_server_register_nspace(" + layout.nspace + ")", rc);
   registered_ = true;
 }
@@ -206,15 +210,19 @@ void PmixServer::prepare_client(int rank, EnvBlock* env) {
   auto* waiter = new OpWaiter;
   pmix_status_t rc = PMIx_server_register_client(&proc, ::geteuid(), ::getegid(), nullptr,
                                                  OpWaiter::callback, waiter);
-  rc = OpWaiter::finish(waiter, rc, kRegisterLimit);
-  if (rc != PMIX_SUCCESS) fail("PMIx_server_register_client(rank " + std::to_string(rank) + ")", rc);
+  rc = OpWaiter::finish(waiter, rc, step_limit_);
+  if (rc != PMIX_SUCCESS)
+    fail("PMIx_server_register_client(rank " + std::to_string(rank) + ")", rc);
   rc = PMIx_server_setup_fork(&proc, env->address());
   if (rc != PMIX_SUCCESS) fail("PMIx_server_setup_fork(rank " + std::to_string(rank) + ")", rc);
 }
 
-bool PmixServer::shutdown(std::chrono::milliseconds limit) {
+bool PmixServer::shutdown(std::chrono::milliseconds limit, bool clients_clean) {
   if (finalized_) return true;
   finalized_ = true;
+  // Left as it is, the library's thread and sockets simply end with the process; its files
+  // are in our private tmpdir, which the caller removes.
+  if (!clients_clean) return true;
   if (registered_) {
     auto* waiter = new OpWaiter;
     PMIx_server_deregister_nspace(g_nspace, OpWaiter::callback, waiter);
@@ -224,8 +232,6 @@ bool PmixServer::shutdown(std::chrono::milliseconds limit) {
   PMIx_server_finalize();
   g_listener = nullptr;
   g_server_exists = false;
-  if (topology_) hwloc_topology_destroy(topology_);
-  topology_ = nullptr;
   return true;
 }
 

@@ -11,6 +11,8 @@ struct hwloc_topology;
 
 namespace mpr::launch {
 
+struct Placement;
+
 /// Receives the server library's upcalls. Called on libpmix's progress thread, never on the
 /// thread that owns PmixServer: implementations must be thread-safe and must not block.
 class ServerListener {
@@ -26,6 +28,9 @@ class ServerListener {
   /// The connection to rank `rank` dropped before it finalized (it exited or died). Comes in
   /// the order the connections dropped, usually before mprun can reap the process.
   virtual void client_lost(int rank) = 0;
+  /// Rank `rank` is about to enter its first fence (the modex in MPI_Init). Only ranks that see
+  /// common::kKeyStartupWatch say so, which MPR's runtime does.
+  virtual void client_at_startup_fence(int rank) = 0;
 };
 
 /// What register_job needs to describe a single-node job.
@@ -33,14 +38,19 @@ struct JobLayout {
   std::string nspace;
   int nprocs = 0;
   std::string hostname;
-  int cpus = 1;  ///< usable cores; more ranks than this is marked oversubscribed
+  int slots = 1;  ///< CPUs the job may use (PMIX_NUM_SLOTS)
+  /// Each rank's CPUs (PMIX_CPUSET, PMIX_LOCALITY_STRING) and whether the node is
+  /// oversubscribed. Must outlive register_job().
+  const Placement* placement = nullptr;
 };
 
 class PmixServer {
  public:
-  /// Starts the server library with all its files under `tmpdir`. Throws std::runtime_error
-  /// (message names the PMIx call and status).
-  explicit PmixServer(const std::string& tmpdir);
+  /// Starts the server library with all its files under `tmpdir`, describing the node with
+  /// `topology` (which must outlive the server). Each registration step may take up to
+  /// `step_limit`. Throws std::runtime_error (message names the PMIx call and status).
+  PmixServer(const std::string& tmpdir, hwloc_topology* topology,
+             std::chrono::milliseconds step_limit);
   ~PmixServer();
   PmixServer(const PmixServer&) = delete;
   PmixServer& operator=(const PmixServer&) = delete;
@@ -58,11 +68,14 @@ class PmixServer {
 
   /// Deregisters the job and finalizes the library, each step bounded by `limit`. libpmix can
   /// wedge its progress thread after some client failures; then this returns false and the
-  /// library must not be touched again (the process should _exit).
-  bool shutdown(std::chrono::milliseconds limit);
+  /// library must not be touched again (the process should _exit). `clients_clean` false
+  /// (a client connected and never finalized) skips both steps: with a fence of dead clients
+  /// unfinished, libpmix 4.2.2's PMIx_server_finalize can crash and deregistration can hang,
+  /// and the process is about to exit anyway.
+  bool shutdown(std::chrono::milliseconds limit, bool clients_clean = true);
 
  private:
-  hwloc_topology* topology_ = nullptr;  ///< handed to libpmix; must outlive it
+  std::chrono::milliseconds step_limit_;
   bool finalized_ = false;
   bool registered_ = false;
 };

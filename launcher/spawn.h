@@ -3,6 +3,8 @@
 
 #include <sys/types.h>
 
+#include <vector>
+
 #include "launcher/env_block.h"
 #include "launcher/fd.h"
 #include "launcher/options.h"
@@ -21,16 +23,35 @@ void build_rank_environment(const Options& opts, EnvBlock* env);
 /// settings stay: they configure our server and setup_fork hands them to the ranks).
 void scrub_own_environment();
 
-struct RankProcess {
-  pid_t pid = -1;
-  UniqueFd out;  ///< read end of the rank's stdout
-  UniqueFd err;  ///< read end of the rank's stderr
+/// How one rank is started.
+struct RankLaunch {
+  int rank = 0;
+  char** env = nullptr;
+  int stdin_fd = -1;
+  /// sched_setaffinity words for the rank (bit N = CPU N); empty: inherit mprun's.
+  std::vector<unsigned long> affinity;
+  /// Receives both stdout and stderr when valid (--output-filename); otherwise pipes.
+  int output_fd = -1;
 };
 
-/// Forks and execs opts.program_path as `rank` with environment `env` and `stdin_fd` as its
-/// stdin. The child gets default signal dispositions and an empty signal mask, dies with
-/// SIGKILL when mprun dies, and leads its own process group (so signals reach its children).
-/// Throws std::system_error if pipes or fork fail.
-RankProcess spawn_rank(const Options& opts, int rank, char** env, int stdin_fd);
+struct RankProcess {
+  pid_t pid = -1;
+  UniqueFd out;  ///< read end of the rank's stdout (invalid with an output file)
+  UniqueFd err;  ///< read end of the rank's stderr (invalid with an output file)
+};
+
+/// Forks and execs opts.program_path as described by `how`. The child gets default signal
+/// dispositions and an empty signal mask, its CPU binding, dies with SIGKILL when mprun dies,
+/// and leads its own process group (so signals reach its children). A binding or exec failure
+/// is printed by the child, which then exits 127. Throws std::system_error if pipes or fork
+/// fail.
+RankProcess spawn_rank(const Options& opts, const RankLaunch& how);
+
+/// Creates `dir` (and missing parents, mode 0755) for --output-filename. Throws UsageError.
+void make_output_dir(const std::string& dir);
+
+/// Opens dir/rank.R for a rank's combined output (truncated, O_APPEND so stdout and stderr
+/// writes keep their order). Throws std::system_error.
+UniqueFd open_rank_output(const std::string& dir, int rank);
 
 }  // namespace mpr::launch

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "common/launch_keys.h"
 #include "runtime/bootstrap.h"
 
 extern char** environ;
@@ -74,7 +75,15 @@ class PmixBootstrap final : public JobBootstrap {
       gethostname(name, sizeof name - 1);
       hostname_ = name;
     }
-    oversubscribed_ = static_cast<int>(local_peers_.size()) > cores_available();
+    // The launcher knows how many ranks share this node's CPUs; our own affinity does not
+    // tell (a rank bound to one core sees one CPU however many peers have their own).
+    bool flag = false;
+    if (optional_bool(common::kKeyOversubscribed, &flag) ||
+        optional_bool(PMIX_NODE_OVERSUBSCRIBED, &flag))
+      oversubscribed_ = flag;
+    else
+      oversubscribed_ = static_cast<int>(local_peers_.size()) > cores_available();
+    optional_bool(common::kKeyStartupWatch, &startup_watch_);
   }
 
   // No PMIx_Finalize here: a process that returns from main without MPI_Finalize must look
@@ -105,6 +114,16 @@ class PmixBootstrap final : public JobBootstrap {
   }
 
   void fence() override {
+    if (startup_watch_) {
+      // mprun names the ranks that never reached MPI_Init's fence when startup times out.
+      startup_watch_ = false;
+      pmix_info_t info;
+      bool non_default = true;
+      PMIX_INFO_LOAD(&info, PMIX_EVENT_NON_DEFAULT, &non_default, PMIX_BOOL);
+      PMIx_Notify_event(common::kEventStartupFence, &me_, PMIX_RANGE_RM, &info, 1, nullptr,
+                        nullptr);
+      PMIX_INFO_DESTRUCT(&info);
+    }
     pmix_status_t rc = PMIx_Commit();
     if (rc != PMIX_SUCCESS)
       throw std::runtime_error("PMIx_Commit failed: " + status_text(rc));
@@ -163,6 +182,21 @@ class PmixBootstrap final : public JobBootstrap {
     return ok;
   }
 
+  // PMIX_OPTIONAL: a server that does not know the key must answer at once, not wait for
+  // someone to publish it.
+  bool optional_bool(const char* key, bool* out) {
+    pmix_value_t* val = nullptr;
+    pmix_info_t info;
+    bool optional = true;
+    PMIX_INFO_LOAD(&info, PMIX_OPTIONAL, &optional, PMIX_BOOL);
+    pmix_status_t rc = PMIx_Get(&wildcard_, key, &info, 1, &val);
+    PMIX_INFO_DESTRUCT(&info);
+    bool ok = rc == PMIX_SUCCESS && val && val->type == PMIX_BOOL;
+    if (ok) *out = val->data.flag;
+    if (val) PMIX_VALUE_RELEASE(val);
+    return ok;
+  }
+
   void read_local_peers() {
     pmix_value_t* val = nullptr;
     pmix_status_t rc = PMIx_Get(&wildcard_, PMIX_LOCAL_PEERS, nullptr, 0, &val);
@@ -181,6 +215,7 @@ class PmixBootstrap final : public JobBootstrap {
   bool initialized_ = false;
   int rank_ = 0, size_ = 1, local_rank_ = 0, universe_size_ = 1, appnum_ = 0;
   bool oversubscribed_ = false;
+  bool startup_watch_ = false;  ///< tell the launcher when the first fence begins
   std::vector<int> local_peers_;
   std::string job_id_, hostname_;
 };

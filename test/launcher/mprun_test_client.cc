@@ -8,7 +8,16 @@
 //   mprun_test_client exit R CODE      rank R exits CODE after PMIx_Init without finalizing
 //   mprun_test_client nofinalize R     rank R exits 0 after PMIx_Init without finalizing
 //   mprun_test_client info             prints the job keys a rank sees, then finalizes
+//   mprun_test_client affinity         prints "rank R affinity L cpuset C locality S
+//                                      oversubscribed B" (L from sched_getaffinity, the rest
+//                                      from PMIx), then finalizes
+//   mprun_test_client hang             every rank connects, then sleeps until killed
+//   mprun_test_client startup R WHAT   like MPI_Init: tell mprun about the startup fence, then
+//                                      fence; rank R instead never connects (WHAT=noconnect)
+//                                      or connects but never fences (WHAT=nofence)
+//   mprun_test_client oom R            rank R allocates memory until the kernel kills it
 #include <pmix.h>
+#include <sched.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -16,6 +25,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
+
+#include "common/launch_keys.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 // libpmix keeps allocations until exit by design; only leaks of this program matter.
@@ -118,26 +130,106 @@ int info() {
   return 0;
 }
 
+// "0-1,3": the CPUs this process may run on, as the kernel reports them.
+std::string affinity_list() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return "?";
+  std::string out;
+  for (int c = 0; c < CPU_SETSIZE;) {
+    if (!CPU_ISSET(c, &set)) {
+      ++c;
+      continue;
+    }
+    int end = c;
+    while (end + 1 < CPU_SETSIZE && CPU_ISSET(end + 1, &set)) ++end;
+    if (!out.empty()) out += ',';
+    out += std::to_string(c) + (end > c ? "-" + std::to_string(end) : "");
+    c = end + 1;
+  }
+  return out;
+}
+
+std::string optional_string(pmix_rank_t rank, const char* key) {
+  pmix_proc_t who;
+  PMIX_LOAD_PROCID(&who, g_self.nspace, rank);
+  pmix_value_t* v = nullptr;
+  if (PMIx_Get(&who, key, nullptr, 0, &v) != PMIX_SUCCESS || !v) return "none";
+  std::string out = v->type == PMIX_STRING && v->data.string ? v->data.string : "?";
+  PMIX_VALUE_RELEASE(v);
+  return out.empty() ? "empty" : out;
+}
+
+int affinity() {
+  pmix_value_t* v = get(PMIX_RANK_WILDCARD, mpr::common::kKeyOversubscribed);
+  bool oversubscribed = v->type == PMIX_BOOL && v->data.flag;
+  PMIX_VALUE_RELEASE(v);
+  std::printf("rank %u affinity %s cpuset %s locality %s oversubscribed %d\n", g_self.rank,
+              affinity_list().c_str(), optional_string(g_self.rank, PMIX_CPUSET).c_str(),
+              optional_string(g_self.rank, PMIX_LOCALITY_STRING).c_str(), oversubscribed ? 1 : 0);
+  finalize();
+  return 0;
+}
+
+// What MPR's runtime does in MPI_Init: announce the startup fence to mprun, then fence.
+void startup_fence() {
+  pmix_info_t info;
+  bool yes = true;
+  PMIX_INFO_LOAD(&info, PMIX_EVENT_NON_DEFAULT, &yes, PMIX_BOOL);
+  PMIx_Notify_event(mpr::common::kEventStartupFence, &g_self, PMIX_RANGE_RM, &info, 1, nullptr,
+                    nullptr);
+  PMIX_INFO_DESTRUCT(&info);
+  fence();
+}
+
+[[noreturn]] void sleep_forever() {
+  for (;;) pause();
+}
+
+[[noreturn]] void eat_memory() {
+  std::vector<char*> blocks;
+  for (;;) {
+    char* p = static_cast<char*>(std::malloc(16 << 20));
+    if (!p) continue;
+    std::memset(p, 1, 16 << 20);  // touched, so it is really charged to the cgroup
+    blocks.push_back(p);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   setvbuf(stdout, nullptr, _IOLBF, 0);
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s modex|abort R CODE|crash R|exit R CODE|nofinalize R|info\n",
+    std::fprintf(stderr,
+                 "usage: %s modex|abort R CODE|crash R|exit R CODE|nofinalize R|info|affinity|"
+                 "hang|startup R noconnect|nofence|oom R\n",
                  argv[0]);
     return 64;
   }
+  std::string mode = argv[1];
+  long target = argc > 2 ? std::strtol(argv[2], nullptr, 10) : 0;
+  const char* rank_env = std::getenv("PMIX_RANK");
+  bool is_target = rank_env && std::strtol(rank_env, nullptr, 10) == target;
+  if (mode == "startup" && is_target && argc > 3 && std::strcmp(argv[3], "noconnect") == 0)
+    sleep_forever();
   pmix_status_t rc = PMIx_Init(&g_self, nullptr, 0);
   if (rc != PMIX_SUCCESS) {
     std::fprintf(stderr, "test client pid %d: PMIx_Init failed: %s\n", static_cast<int>(getpid()),
                  PMIx_Error_string(rc));
     return 2;
   }
-  std::string mode = argv[1];
   if (mode == "modex") return modex();
   if (mode == "info") return info();
+  if (mode == "affinity") return affinity();
+  if (mode == "hang") sleep_forever();
+  if (mode == "startup") {
+    if (is_target) sleep_forever();
+    startup_fence();
+    finalize();
+    return 0;
+  }
 
-  long target = argc > 2 ? std::strtol(argv[2], nullptr, 10) : 0;
   int code = argc > 3 ? std::atoi(argv[3]) : 0;
   if (static_cast<long>(g_self.rank) == target) {
     if (mode == "abort") {
@@ -147,6 +239,7 @@ int main(int argc, char** argv) {
     if (mode == "crash") raise(SIGKILL);
     if (mode == "exit") return code;
     if (mode == "nofinalize") return 0;
+    if (mode == "oom") eat_memory();
     std::fprintf(stderr, "unknown mode %s\n", mode.c_str());
     return 64;
   }

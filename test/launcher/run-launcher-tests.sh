@@ -1,12 +1,15 @@
 #!/bin/bash
 # Checks of mprun and the compiler wrappers: exit codes, signals, MPI_Abort, output forwarding,
-# environment, bad invocations and cleanup. Prints one line per check, "PASS name" or
-# "FAIL name: why" ("SKIP name: why" when a prerequisite is missing), and exits non-zero if
-# any check failed.
+# environment, bad invocations, placement and binding, time limits, startup timeouts, OOM
+# reports and cleanup. Prints one line per check, "PASS name" or "FAIL name: why" ("SKIP name:
+# why" when a prerequisite is missing; "INFO ..." for measurements), and exits non-zero if any
+# check failed.
 #
 # Usage: run-launcher-tests.sh [BUILDDIR]   (default: $MPR_BUILDDIR, else the current directory,
 # which is what `make check` uses). Needs launcher/mprun and test/launcher/mprun_test_client
-# there; builds them with make if they are missing.
+# there; builds them with make if they are missing. The checks with MPI programs also need
+# test/launcher/mprun_mpi_probe, examples/hello and some test/jobs programs (built when
+# missing, skipped when they cannot be).
 set -u
 
 builddir=$(cd "${1:-${MPR_BUILDDIR:-$PWD}}" && pwd)
@@ -21,6 +24,12 @@ if [ ! -x "$MPRUN" ] || [ ! -x "$CLIENT" ]; then
     echo "FAIL setup: $MPRUN or $CLIENT missing and could not be built"
     exit 1
 fi
+PROBE=$builddir/test/launcher/mprun_mpi_probe
+HELLO=$builddir/examples/hello
+OVERSUB_JOBS="test/jobs/job_any_source test/jobs/job_probe test/jobs/job_many_requests examples/ring"
+for prog in "$PROBE" "$HELLO"; do
+    [ -x "$prog" ] || make -C "$builddir" "${prog#"$builddir"/}" >/dev/null 2>&1
+done
 
 # Every rank process of these tests has $T in its command line, so leftovers are easy to find.
 T=$(mktemp -d /tmp/mprun-tests.XXXXXX)
@@ -80,7 +89,9 @@ else bad version "rc=$RC output '$OUT', want 'mprun (MPR) $want_version'"; fi
 run "$MPRUN" --help
 missing=""
 for opt in "-n N" "-np N" "--np N" "-x VAR" "-x VAR=value" --tag-output --verbose --params \
-    --version --help --oversubscribe --allow-run-as-root; do
+    --version --help --oversubscribe --allow-run-as-root --map-by --bind-to --cpus-per-rank \
+    --report-bindings --stdin --timeout --startup-timeout --output-filename --debug-startup \
+    --hostfile --machinefile "-H LIST" --host --help-params; do
     grep -q -e "$opt" "$T/out" || missing="$missing $opt"
 done
 if [ $RC = 0 ] && [ -z "$missing" ]; then ok help-lists-every-option
@@ -118,6 +129,35 @@ bad_invocation path-not-found "not found" -n 2 "$T/no-such-file"
 bad_invocation not-executable "not executable" -n 2 "$T/not-executable"
 bad_invocation directory "not an executable file" -n 2 "$T"
 bad_invocation bad-export "VAR or VAR=value" -x "=x" -n 2 /bin/true
+bad_invocation bad-map-by "map-by needs core, numa, package or node" --map-by board -n 2 /bin/true
+bad_invocation bad-bind-to "bind-to needs core, numa, package or none" --bind-to l3 -n 2 /bin/true
+bad_invocation bad-cpus-per-rank "cpus-per-rank needs at least 1" --cpus-per-rank 0 /bin/true
+bad_invocation bad-stdin "stdin needs none, all or a rank" --stdin some /bin/true
+bad_invocation stdin-rank-out-of-range "stdin 5 names no rank" --stdin 5 -n 2 /bin/true
+bad_invocation bad-timeout "timeout needs a number of seconds greater than 0" --timeout 0 /bin/true
+bad_invocation bad-startup-timeout "startup-timeout needs a number of seconds" \
+    --startup-timeout -3 /bin/true
+bad_invocation conflicting-n "conflicting options: -n 2 and -np 3" -n 2 -np 3 /bin/true
+bad_invocation conflicting-bind "conflicting options: --bind-to core and --bind-to none" \
+    --bind-to core --bind-to=none /bin/true
+ncores=$(getconf _NPROCESSORS_ONLN)
+bad_invocation bind-core-oversubscribed "bind-to core: $((ncores + 1)) ranks x 1 core need" \
+    --bind-to core -n $((ncores + 1)) /bin/true
+bad_invocation cpus-per-rank-too-many "cpus-per-rank $((ncores + 1)) needs $((ncores + 1)) cores" \
+    --cpus-per-rank $((ncores + 1)) -n 1 /bin/true
+printf 'localhost slots=2\nlocalhost slots=two\n' >"$T/hosts-bad"
+bad_invocation hostfile-does-not-parse "hostfile $T/hosts-bad line 2: cannot parse 'slots=two'" \
+    --hostfile "$T/hosts-bad" /bin/true
+printf '# two nodes\nlocalhost slots=2\nnode-elsewhere-7 slots=2\n' >"$T/hosts-remote"
+bad_invocation hostfile-other-node "line 3: host 'node-elsewhere-7' is not this node.*srun --mpi=pmix" \
+    --hostfile "$T/hosts-remote" /bin/true
+bad_invocation hostfile-missing "cannot read hostfile" --hostfile "$T/no-such-hostfile" /bin/true
+bad_invocation host-list-other-node "host 'node-elsewhere-7' is not this node" \
+    -H localhost:1,node-elsewhere-7:1 /bin/true
+bad_invocation hostfile-and-host "conflicting options: --hostfile and -H" \
+    --hostfile "$T/hosts-bad" -H localhost /bin/true
+bad_invocation output-dir-not-creatable "output-filename: cannot create '/proc/mprun-test'" \
+    --output-filename /proc/mprun-test/out -n 1 /bin/true
 
 # ---- programs that never use PMIx -----------------------------------------------------
 run "$MPRUN" -n 4 /bin/true
@@ -401,10 +441,211 @@ then ok pmix-exit-without-finalize
 else bad pmix-exit-without-finalize "rc=$RC stderr '$ERR'"; fi
 [ -z "$(leftovers)" ] || bad pmix-leftovers "$(leftovers)"
 
+# ---- placement, binding, oversubscription (placement-checks.sh) -------------------------
+. "$srcroot/test/launcher/placement-checks.sh"
+
+# ---- job control: stdin, -x, output files, time limits -------------------------------------------
+printf 'line1\nline2\n' >"$T/input"
+STDIN=$T/input run "$MPRUN" -n 3 --stdin all --tag-output cat
+if [ $RC = 0 ] && [ "$(grep -c '^\[[0-2]\] line[12]$' "$T/out")" = 6 ]; then ok stdin-all
+else bad stdin-all "rc=$RC stdout '$OUT'"; fi
+
+STDIN=$T/input run "$MPRUN" -n 3 --stdin 2 --tag-output sh -c 'cat; echo done'
+if [ $RC = 0 ] && [ "$(grep -c 'line' "$T/out")" = 2 ] &&
+    [ "$(grep '^\[2\] line' "$T/out" | wc -l)" = 2 ] && [ "$(grep -c done "$T/out")" = 3 ]
+then ok stdin-to-named-rank
+else bad stdin-to-named-rank "rc=$RC stdout '$OUT'"; fi
+
+STDIN=$T/input run "$MPRUN" -n 2 --stdin none sh -c 'cat; echo done'
+if [ $RC = 0 ] && [ "$OUT" = "$(printf 'done\ndone')" ]; then ok stdin-none
+else bad stdin-none "rc=$RC stdout '$OUT'"; fi
+
+run env MPRUN_T_A=from-env "$MPRUN" -n 2 -x MPRUN_T_A -x MPRUN_T_B=set=here -x MPRUN_T_UNSET \
+    sh -c 'echo "$PMIX_RANK:$MPRUN_T_A:$MPRUN_T_B:${MPRUN_T_UNSET-unset}"'
+if [ $RC = 0 ] && [ "$(sort "$T/out")" = "$(printf '0:from-env:set=here:unset\n1:from-env:set=here:unset')" ]
+then ok export-x
+else bad export-x "rc=$RC stdout '$OUT'"; fi
+
+rm -rf "$T/outdir"
+run "$MPRUN" -n 3 --output-filename "$T/outdir/sub" sh -c 'echo "out $PMIX_RANK"; echo "err $PMIX_RANK" >&2'
+files=$(cd "$T/outdir/sub" 2>/dev/null && ls | tr '\n' ' ')
+if [ $RC = 0 ] && [ -z "$OUT$ERR" ] && [ "$files" = "rank.0 rank.1 rank.2 " ] &&
+    [ "$(cat "$T/outdir/sub/rank.1")" = "$(printf 'out 1\nerr 1')" ]
+then ok output-filename-one-file-per-rank
+else bad output-filename-one-file-per-rank "rc=$RC files '$files' stdout '$OUT' stderr '$ERR'"; fi
+
+run "$MPRUN" -n 3 --timeout 2 "$CLIENT" hang
+if [ $RC = 124 ] && [ $MS -lt 4000 ] && [ "$(mprun_lines)" = 1 ] &&
+    grep -q "^mprun: job timed out after 2 s (--timeout): ranks 0-2 of 3 had not finished\$" "$T/err"
+then ok timeout-names-ranks
+else bad timeout-names-ranks "rc=$RC in ${MS} ms, stderr '$ERR'"; fi
+[ -z "$(leftovers)" ] || bad timeout-leftovers "$(leftovers)"
+
+script partly '. '"$T"'/record
+[ "$PMIX_RANK" = 1 ] && exit 0
+exec '"$T"'/sleep 30'
+run "$MPRUN" -n 4 --timeout 1.5 "$T/partly"
+if [ $RC = 124 ] && [ $MS -lt 3500 ] &&
+    grep -q "^mprun: job timed out after 1.5 s (--timeout): ranks 0,2,3 of 4 had not finished\$" "$T/err"
+then ok timeout-names-unfinished-only
+else bad timeout-names-unfinished-only "rc=$RC in ${MS} ms, stderr '$ERR'"; fi
+check_clean timeout
+
+if [ -x "$PROBE" ]; then
+    run "$MPRUN" -n 4 --timeout 3 "$PROBE" hang
+    if [ $RC = 124 ] && [ $MS -lt 5000 ] && [ "$(grep -c '^ready' "$T/out")" = 4 ] &&
+        grep -q "ranks 0-3 of 4 had not finished" "$T/err"
+    then ok timeout-mpi-program
+    else bad timeout-mpi-program "rc=$RC in ${MS} ms, stdout '$OUT' stderr '$ERR'"; fi
+
+    run "$MPRUN" -n 3 "$PROBE" nofinalize 1
+    if [ $RC = 1 ] && [ "$(mprun_lines)" = 1 ] && [ $MS -lt 10000 ] &&
+        grep -q "^mprun: rank 1 (pid [0-9]*) exited with code 0 without calling MPI_Finalize" "$T/err"
+    then ok mpi-exit-without-finalize
+    else bad mpi-exit-without-finalize "rc=$RC in ${MS} ms, stderr '$ERR'"; fi
+else
+    skip timeout-mpi-program "$PROBE not built"
+    skip mpi-exit-without-finalize "$PROBE not built"
+fi
+
+# ---- startup that cannot hang silently -----------------------------------------------------------
+run "$MPRUN" -n 3 --startup-timeout 2 "$CLIENT" startup 1 noconnect
+if [ $RC = 1 ] && [ $MS -lt 4500 ] && [ "$(mprun_lines)" = 1 ] &&
+    grep -q "^mprun: startup timed out: rank 1 never connected to PMIx (MPI_Init) within 2 s after rank [02] did" "$T/err"
+then ok startup-timeout-never-connected
+else bad startup-timeout-never-connected "rc=$RC in ${MS} ms, stderr '$ERR'"; fi
+
+run env MPR_STARTUP_TIMEOUT=2 "$MPRUN" -n 4 "$CLIENT" startup 3 nofence
+if [ $RC = 1 ] && [ $MS -lt 4500 ] && [ "$(mprun_lines)" = 1 ] &&
+    grep -q "^mprun: startup timed out: rank 3 never reached the fence in MPI_Init within 2 s after rank [0-2] did (ranks 0-2 were waiting in it)" "$T/err"
+then ok startup-timeout-never-reached-fence
+else bad startup-timeout-never-reached-fence "rc=$RC in ${MS} ms, stderr '$ERR'"; fi
+[ -z "$(leftovers)" ] || bad startup-timeout-leftovers "$(leftovers)"
+
+# Ranks killed while others wait in a fence leave libpmix with an unfinished fence; finalizing
+# the server library then crashed about one time in four. mprun must still end with its code.
+codes=""
+for _ in 1 2 3 4 5 6 7 8; do
+    run "$MPRUN" -n 4 --timeout 0.5 "$CLIENT" startup 3 nofence
+    codes+="$RC "
+done
+if [ "$codes" = "124 124 124 124 124 124 124 124 " ]; then ok teardown-after-unfinished-fence
+else bad teardown-after-unfinished-fence "exit codes $codes(want 124 each time)"; fi
+
+if [ -x "$HELLO" ]; then
+    run "$MPRUN" -n 3 --debug-startup "$HELLO"
+    phases=""
+    for p in "topology loaded" "PMIx server up" "registered" "rank 2 started" \
+        "rank 1 connected" "all 3 ranks connected" "rank 0 reached the startup fence" \
+        "all 3 ranks reached the startup fence" "all ranks done" "PMIx server finalized"; do
+        grep -q "^mprun: +[0-9.]* ms .*$p" "$T/err" || phases+=" '$p'"
+    done
+    if [ $RC = 0 ] && [ -z "$phases" ]; then ok debug-startup-phases
+    else bad debug-startup-phases "rc=$RC, missing:$phases; stderr '$ERR'"; fi
+else
+    skip debug-startup-phases "$HELLO not built"
+fi
+
+# ---- hostfiles -------------------------------------------------------------------------------------
+printf '# this node only\nlocalhost slots=2\n%s:1   # and again\n' "$(hostname)" >"$T/hosts"
+run "$MPRUN" --hostfile "$T/hosts" --bind-to none hostname
+if [ $RC = 0 ] && [ "$(wc -l <"$T/out")" = 3 ]; then ok hostfile-slots-give-rank-count
+else bad hostfile-slots-give-rank-count "rc=$RC stdout '$OUT' stderr '$ERR'"; fi
+run "$MPRUN" -H localhost:2 -n 1 hostname
+if [ $RC = 0 ] && [ "$(wc -l <"$T/out")" = 1 ]; then ok host-list-n-wins
+else bad host-list-n-wins "rc=$RC stdout '$OUT' stderr '$ERR'"; fi
+
+# ---- Ctrl-C of an MPI job ----------------------------------------------------------------------------
+# run_until_ready MODE: starts mprun -n 4 on the MPI probe (through a link in $T, so leftovers
+# are found by name) and waits until every rank passed its barrier.
+if [ -x "$PROBE" ]; then
+    ln -sf "$PROBE" "$T/mpi_probe"
+    run_until_ready() {
+        env --default-signal=INT "$MPRUN" -n 4 "$T/mpi_probe" "$1" >"$T/out" 2>"$T/err" &
+        mprun_pid=$!
+        local _
+        for _ in $(seq 200); do
+            [ "$(grep -c '^ready' "$T/out")" = 4 ] && return 0
+            sleep 0.05
+        done
+        return 1
+    }
+    shm_left() { ls /dev/shm 2>/dev/null | grep "^mpr\.$(sanitize "mprun.$1")\." || true; }
+
+    if run_until_ready hang; then
+        kill -INT $mprun_pid
+        wait $mprun_pid
+        RC=$?
+        left=$(leftovers)
+        shm=$(shm_left $mprun_pid)
+        if [ $RC = 130 ] && [ -z "$left" ] && [ -z "$shm" ] && [ "$(mprun_lines)" = 1 ] &&
+            grep -q "killed by signal 2 (Interrupt)\$" "$T/err"
+        then ok sigint-mpi-job-clean
+        else bad sigint-mpi-job-clean "rc=$RC left '$left' shm '$shm' stderr '$(cat "$T/err")'"; fi
+    else
+        bad sigint-mpi-job-clean "ranks never got ready: $(cat "$T/out" "$T/err")"
+        kill -KILL $mprun_pid
+        wait $mprun_pid
+    fi
+
+    if run_until_ready hang-noint; then
+        kill -INT $mprun_pid
+        sleep 0.5
+        alive=$(pgrep -c -f "^$T/mpi_probe")
+        start=$(date +%s%N)
+        kill -INT $mprun_pid
+        wait $mprun_pid
+        RC=$?
+        MS=$((($(date +%s%N) - start) / 1000000))
+        left=$(leftovers)
+        shm=$(shm_left $mprun_pid)
+        if [ "$alive" = 4 ] && [ $RC = 130 ] && [ $MS -lt 2000 ] && [ -z "$left" ] &&
+            [ -z "$shm" ] && [ "$(mprun_lines)" = 1 ] &&
+            grep -q "^mprun: second SIGINT: killed every rank with SIGKILL\$" "$T/err"
+        then ok second-sigint-kills-hard
+        else bad second-sigint-kills-hard "$alive ranks survived the first, rc=$RC after ${MS} ms, left '$left' shm '$shm' stderr '$(cat "$T/err")'"; fi
+    else
+        bad second-sigint-kills-hard "ranks never got ready: $(cat "$T/out" "$T/err")"
+        kill -KILL $mprun_pid
+        wait $mprun_pid
+    fi
+else
+    skip sigint-mpi-job-clean "$PROBE not built"
+    skip second-sigint-kills-hard "$PROBE not built"
+fi
+
+# ---- a rank killed by the OOM killer -------------------------------------------------------------
+# Needs a memory cgroup we may create (root, cgroup v1 memory controller or v2 with memory
+# enabled for children); mprun and its ranks run in it with a 96 MiB limit.
+oom_cg=""
+v1=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ { print $3 }' /proc/self/cgroup)
+if [ -n "$v1" ] && [ -d "/sys/fs/cgroup/memory$v1" ]; then
+    oom_cg=/sys/fs/cgroup/memory$v1/mprun-test-$$
+    mkdir "$oom_cg" 2>/dev/null && echo $((96 << 20)) >"$oom_cg/memory.limit_in_bytes" 2>/dev/null ||
+        oom_cg=""
+elif [ -f /sys/fs/cgroup/cgroup.controllers ]; then
+    v2=$(sed -n 's/^0:://p' /proc/self/cgroup)
+    oom_cg=/sys/fs/cgroup${v2%/}/mprun-test-$$
+    mkdir "$oom_cg" 2>/dev/null && echo $((96 << 20)) >"$oom_cg/memory.max" 2>/dev/null ||
+        { rmdir "$oom_cg" 2>/dev/null; oom_cg=""; }
+fi
+if [ -n "$oom_cg" ]; then
+    run sh -c 'echo $$ > "$1/cgroup.procs" && exec "$2" -n 2 "$3" oom 1' sh "$oom_cg" "$MPRUN" "$CLIENT"
+    rmdir "$oom_cg" 2>/dev/null
+    if [ $RC = 137 ] && [ "$(mprun_lines)" = 1 ] &&
+        grep -q "^mprun: rank 1 (pid [0-9]*) killed by the kernel's OOM killer (signal 9; memory cgroup .*: oom_kill 0 -> [1-9][0-9]*): out of memory\$" "$T/err"
+    then ok oom-kill-reported
+    else bad oom-kill-reported "rc=$RC stderr '$ERR'"; fi
+else
+    skip oom-kill-reported "cannot create a memory cgroup with a limit here"
+fi
+
 # ---- compiler wrappers -------------------------------------------------------------------------
 unset MPR_CC MPR_CXX
 WRAP=$builddir/launcher/mpicc-build
-if [ ! -x "$WRAP" ]; then make -C "$builddir" launcher/mpicc-build launcher/mpicxx-build >/dev/null 2>&1; fi
+if [ ! -x "$WRAP" ] || [ ! -x "$builddir/launcher/mpicxx-build" ]; then
+    make -C "$builddir" launcher/mpicc-build launcher/mpicxx-build >/dev/null 2>&1
+fi
 if [ -x "$WRAP" ]; then
     run "$WRAP" -show -o prog prog.c
     case $OUT in

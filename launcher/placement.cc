@@ -1,0 +1,283 @@
+#include "launcher/placement.h"
+
+#include <cstdlib>
+#include <new>
+#include <stdexcept>
+
+namespace mpr::launch {
+
+namespace {
+
+/// One usable object of the topology: its logical index and its allowed PUs.
+struct Obj {
+  int index;
+  CpuSet cpus;
+};
+
+hwloc_obj_type_t core_type(hwloc_topology_t topo) {
+  // Some virtual machines expose no cores; then each PU stands for one.
+  return hwloc_get_type_depth(topo, HWLOC_OBJ_CORE) == HWLOC_TYPE_DEPTH_UNKNOWN ? HWLOC_OBJ_PU
+                                                                                : HWLOC_OBJ_CORE;
+}
+
+std::vector<Obj> usable_objects(const Topology& topo, hwloc_obj_type_t type) {
+  std::vector<Obj> out;
+  int n = hwloc_get_nbobjs_by_type(topo.get(), type);
+  for (int i = 0; i < n; ++i) {
+    hwloc_obj_t o = hwloc_get_obj_by_type(topo.get(), type, static_cast<unsigned>(i));
+    if (!o || !o->cpuset) continue;
+    CpuSet s(o->cpuset);
+    hwloc_bitmap_and(s.get(), s.get(), topo.allowed().get());
+    if (!s.empty()) out.push_back(Obj{static_cast<int>(o->logical_index), s});
+  }
+  return out;
+}
+
+hwloc_obj_type_t group_type(MapBy m) {
+  return m == MapBy::kNuma ? HWLOC_OBJ_NUMANODE : HWLOC_OBJ_PACKAGE;
+}
+
+const char* type_word(hwloc_obj_type_t t) {
+  switch (t) {
+    case HWLOC_OBJ_NUMANODE: return "numa";
+    case HWLOC_OBJ_PACKAGE: return "package";
+    case HWLOC_OBJ_PU: return "PU";
+    default: return "core";
+  }
+}
+
+std::string where(const char* word, const std::vector<int>& indexes) {
+  return std::string(word) + (indexes.size() > 1 ? "s " : " ") + rank_list(indexes);
+}
+
+/// Groups of core positions (into `cores`) for the mapping: one group for core/node, one per
+/// NUMA node or package otherwise (each core in the first group it overlaps).
+std::vector<std::vector<int>> mapping_groups(const Topology& topo, MapBy map_by,
+                                             const std::vector<Obj>& cores) {
+  std::vector<std::vector<int>> groups;
+  if (map_by == MapBy::kCore || map_by == MapBy::kNode) {
+    groups.emplace_back();
+    for (size_t c = 0; c < cores.size(); ++c) groups.back().push_back(static_cast<int>(c));
+    return groups;
+  }
+  std::vector<Obj> objs = usable_objects(topo, group_type(map_by));
+  std::vector<bool> taken(cores.size(), false);
+  for (const Obj& o : objs) {
+    groups.emplace_back();
+    for (size_t c = 0; c < cores.size(); ++c) {
+      if (taken[c] || !hwloc_bitmap_intersects(cores[c].cpus.get(), o.cpus.get())) continue;
+      taken[c] = true;
+      groups.back().push_back(static_cast<int>(c));
+    }
+  }
+  // Cores outside every group (no NUMA information) still count, as a group of their own.
+  std::vector<int> rest;
+  for (size_t c = 0; c < cores.size(); ++c)
+    if (!taken[c]) rest.push_back(static_cast<int>(c));
+  if (!rest.empty()) groups.push_back(rest);
+  return groups;
+}
+
+}  // namespace
+
+CpuSet::CpuSet() : set_(hwloc_bitmap_alloc()) {
+  if (!set_) throw std::bad_alloc();
+}
+
+CpuSet::CpuSet(hwloc_const_bitmap_t from) : set_(hwloc_bitmap_dup(from)) {
+  if (!set_) throw std::bad_alloc();
+}
+
+CpuSet::~CpuSet() { hwloc_bitmap_free(set_); }
+
+CpuSet::CpuSet(const CpuSet& other) : CpuSet(other.set_) {}
+
+CpuSet& CpuSet::operator=(const CpuSet& other) {
+  if (this != &other) hwloc_bitmap_copy(set_, other.set_);
+  return *this;
+}
+
+bool CpuSet::empty() const { return hwloc_bitmap_iszero(set_); }
+
+int CpuSet::weight() const { return hwloc_bitmap_weight(set_); }
+
+std::string CpuSet::list() const {
+  char* text = nullptr;
+  if (hwloc_bitmap_list_asprintf(&text, set_) < 0 || !text) return "?";
+  std::string out = text;
+  std::free(text);
+  return out;
+}
+
+std::string CpuSet::mask() const {
+  int last = hwloc_bitmap_last(set_);
+  if (last < 0) return "0x0";
+  std::string hex(static_cast<size_t>(last / 4 + 1), '0');
+  unsigned id;
+  hwloc_bitmap_foreach_begin(id, set_) {
+    size_t digit = hex.size() - 1 - id / 4;
+    int v = (hex[digit] <= '9' ? hex[digit] - '0' : hex[digit] - 'a' + 10) | (1 << (id % 4));
+    hex[digit] = static_cast<char>(v < 10 ? '0' + v : 'a' + v - 10);
+  }
+  hwloc_bitmap_foreach_end();
+  return "0x" + hex;
+}
+
+std::vector<unsigned long> CpuSet::affinity_words() const {
+  constexpr unsigned kBits = 8 * sizeof(unsigned long);
+  int last = hwloc_bitmap_last(set_);
+  std::vector<unsigned long> words(last < 0 ? 1 : static_cast<size_t>(last) / kBits + 1, 0);
+  unsigned id;
+  hwloc_bitmap_foreach_begin(id, set_) { words[id / kBits] |= 1UL << (id % kBits); }
+  hwloc_bitmap_foreach_end();
+  return words;
+}
+
+void Topology::load(const std::string& synthetic) {
+  if (hwloc_topology_init(&topo_) != 0) throw std::runtime_error("hwloc_topology_init failed");
+  hwloc_topology_set_io_types_filter(topo_, HWLOC_TYPE_FILTER_KEEP_NONE);
+  if (!synthetic.empty() && hwloc_topology_set_synthetic(topo_, synthetic.c_str()) != 0) {
+    hwloc_topology_destroy(topo_);
+    throw std::runtime_error("hwloc_topology_set_synthetic(" + synthetic + ") failed");
+  }
+  if (hwloc_topology_load(topo_) != 0) {
+    hwloc_topology_destroy(topo_);
+    throw std::runtime_error("hwloc_topology_load failed");
+  }
+}
+
+Topology::Topology(const std::string& synthetic, const std::string& allowed_list) {
+  load(synthetic);
+  hwloc_bitmap_copy(allowed_.get(), hwloc_topology_get_allowed_cpuset(topo_));
+  if (allowed_list.empty()) return;
+  CpuSet want;
+  if (hwloc_bitmap_list_sscanf(want.get(), allowed_list.c_str()) != 0) {
+    hwloc_topology_destroy(topo_);
+    throw std::runtime_error("bad PU list '" + allowed_list + "'");
+  }
+  hwloc_bitmap_and(allowed_.get(), allowed_.get(), want.get());
+}
+
+Topology::Topology() {
+  load("");
+  // Disallowed PUs (outside the cgroup's cpuset) are already gone from the topology; the
+  // thread's affinity narrows it further. Read before libpmix starts threads of its own.
+  hwloc_bitmap_copy(allowed_.get(), hwloc_topology_get_allowed_cpuset(topo_));
+  CpuSet mine;
+  if (hwloc_get_cpubind(topo_, mine.get(), HWLOC_CPUBIND_THREAD) == 0 &&
+      hwloc_bitmap_intersects(mine.get(), allowed_.get()))
+    hwloc_bitmap_and(allowed_.get(), allowed_.get(), mine.get());
+}
+
+Topology::~Topology() { hwloc_topology_destroy(topo_); }
+
+int Topology::cores() const {
+  return static_cast<int>(usable_objects(*this, core_type(topo_)).size());
+}
+
+Placement place_ranks(const Topology& topo, const Options& opts) {
+  const hwloc_obj_type_t ctype = core_type(topo.get());
+  std::vector<Obj> cores = usable_objects(topo, ctype);
+  if (cores.empty()) throw UsageError("hwloc finds no usable core on this node");
+  const int cpr = opts.cpus_per_rank;
+  std::vector<std::vector<int>> groups = mapping_groups(topo, opts.map_by, cores);
+
+  std::vector<int> capacity(groups.size()), used(groups.size(), 0);
+  int total = 0, largest = 0;
+  for (size_t g = 0; g < groups.size(); ++g) {
+    int size = static_cast<int>(groups[g].size());
+    capacity[g] = size / cpr;
+    total += capacity[g];
+    largest = std::max(largest, size);
+  }
+  if (total == 0) {
+    const char* unit = opts.map_by == MapBy::kNuma      ? " in one NUMA node"
+                       : opts.map_by == MapBy::kPackage ? " in one package"
+                                                        : "";
+    throw UsageError("--cpus-per-rank " + std::to_string(cpr) + " needs " + std::to_string(cpr) +
+                     " cores" + unit + ", but at most " + std::to_string(largest) +
+                     " are usable here");
+  }
+
+  Placement out;
+  const bool fits = opts.nprocs <= total;
+  out.binding =
+      opts.bind_to == BindTo::kDefault ? (fits ? BindTo::kCore : BindTo::kNone) : opts.bind_to;
+  if (out.binding == BindTo::kCore && !fits)
+    throw UsageError("--bind-to core: " + std::to_string(opts.nprocs) + " ranks x " +
+                     std::to_string(cpr) + (cpr > 1 ? " cores" : " core") + " need " +
+                     std::to_string(opts.nprocs * cpr) + " cores, but only " +
+                     std::to_string(total * cpr) +
+                     " are usable here; use --bind-to none (the default when ranks outnumber "
+                     "cores), numa or package");
+  out.oversubscribed = opts.nprocs > topo.pus();
+
+  std::vector<Obj> bind_objs;
+  if (out.binding == BindTo::kNuma || out.binding == BindTo::kPackage)
+    bind_objs =
+        usable_objects(topo, out.binding == BindTo::kNuma ? HWLOC_OBJ_NUMANODE : HWLOC_OBJ_PACKAGE);
+
+  size_t next = 0;
+  out.ranks.resize(static_cast<size_t>(opts.nprocs));
+  for (RankPlacement& rank : out.ranks) {
+    // Round-robin over the groups, skipping full ones; when all are full (oversubscribed)
+    // start over from the first core of each.
+    size_t g = next;
+    size_t tries = 0;
+    while (used[g] >= capacity[g] && tries < groups.size()) {
+      g = (g + 1) % groups.size();
+      ++tries;
+    }
+    if (tries == groups.size()) {
+      std::fill(used.begin(), used.end(), 0);
+      g = next;
+      while (capacity[g] == 0) g = (g + 1) % groups.size();
+    }
+    std::vector<int> mine;
+    CpuSet core_set;
+    for (int k = 0; k < cpr; ++k) {
+      const Obj& c = cores[static_cast<size_t>(groups[g][static_cast<size_t>(used[g] * cpr + k)])];
+      mine.push_back(c.index);
+      hwloc_bitmap_or(core_set.get(), core_set.get(), c.cpus.get());
+    }
+    ++used[g];
+    next = (g + 1) % groups.size();
+
+    switch (out.binding) {
+      case BindTo::kCore:
+        rank.cpus = core_set;
+        rank.bound = true;
+        rank.where = where(type_word(ctype), mine);
+        break;
+      case BindTo::kNuma:
+      case BindTo::kPackage: {
+        std::vector<int> hit;
+        for (const Obj& o : bind_objs) {
+          if (!hwloc_bitmap_intersects(o.cpus.get(), core_set.get())) continue;
+          hwloc_bitmap_or(rank.cpus.get(), rank.cpus.get(), o.cpus.get());
+          hit.push_back(o.index);
+        }
+        if (hit.empty()) {
+          rank.cpus = core_set;
+          hit = mine;
+        }
+        rank.bound = true;
+        rank.where = where(out.binding == BindTo::kNuma ? "numa" : "package", hit);
+        break;
+      }
+      default:
+        rank.cpus = topo.allowed();
+        rank.bound = false;
+        break;
+    }
+  }
+  return out;
+}
+
+std::string binding_report(int rank, const RankPlacement& p) {
+  std::string pus = "[PU " + p.cpus.list() + "] mask " + p.cpus.mask();
+  if (!p.bound) return "rank " + std::to_string(rank) + " not bound " + pus;
+  return "rank " + std::to_string(rank) + " bound to " + p.where + " " + pus;
+}
+
+}  // namespace mpr::launch
