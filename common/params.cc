@@ -66,6 +66,30 @@ const ParamDef kParams[] = {
     {"MPR_STARTUP_TIMEOUT", "60",
      "mprun: seconds each startup step may take (PMIx setup; all ranks connecting once the "
      "first did; all reaching MPI_Init's fence once the first did); 0 = no limit"},
+    {"MPR_COLL_BARRIER_ALG", "", "collectives: force the barrier algorithm (dissemination)"},
+    {"MPR_COLL_BCAST_ALG", "",
+     "collectives: force the bcast algorithm (binomial, scatter_allgather); empty = table"},
+    {"MPR_COLL_REDUCE_ALG", "",
+     "collectives: force the reduce algorithm (binomial, rabenseifner); empty = table"},
+    {"MPR_COLL_ALLREDUCE_ALG", "",
+     "collectives: force the allreduce algorithm (recursive_doubling, rabenseifner, ring)"},
+    {"MPR_COLL_ALLGATHER_ALG", "",
+     "collectives: force the allgather algorithm (recursive_doubling, bruck, ring)"},
+    {"MPR_COLL_ALLTOALL_ALG", "",
+     "collectives: force the alltoall algorithm (bruck, linear, pairwise); empty = table"},
+    {"MPR_COLL_GATHER_ALG", "", "collectives: force the gather algorithm (binomial, linear)"},
+    {"MPR_COLL_SCATTER_ALG", "", "collectives: force the scatter algorithm (binomial, linear)"},
+    {"MPR_COLL_REDUCE_SCATTER_ALG", "",
+     "collectives: force the reduce_scatter algorithm (ring, reduce_then_scatter)"},
+    {"MPR_COLL_SEGMENT", "4096",
+     "collectives: transfers larger than this (and at most MPR_COLL_SEGMENT_MAX) go as segments "
+     "of this many bytes, eagerly when it is within the transport's eager limit; 0 = never"},
+    {"MPR_COLL_SEGMENT_MAX", "32K",
+     "collectives: largest transfer cut into MPR_COLL_SEGMENT pieces"},
+    {"MPR_COLL_ALG_DYNAMIC", "0",
+     "collectives: 1 = re-read the MPR_COLL_* variables at every call (tests and coll_tune "
+     "switch algorithms with setenv); a forced algorithm that cannot run a call falls back to "
+     "the table"},
     {nullptr, nullptr, nullptr},
 };
 

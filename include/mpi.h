@@ -166,6 +166,49 @@ typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *error_code, ...);
 #define MPI_LASTUSEDCODE 6
 #define MPI_APPNUM 7
 
+/* ---- communicators and groups: constants and callback types -------------------------------- */
+#define MPI_GROUP_EMPTY ((MPI_Group)0x105)
+#define MPI_INFO_ENV ((MPI_Info)0x119)
+
+/* MPI_Comm_split_type */
+#define MPI_COMM_TYPE_SHARED 1
+
+/* MPI_Topo_test */
+#define MPI_GRAPH 1
+#define MPI_CART 2
+#define MPI_DIST_GRAPH 3
+/* MPI_Dist_graph_create(_adjacent) weights */
+#define MPI_UNWEIGHTED ((int *)0)
+#define MPI_WEIGHTS_EMPTY ((int *)1)
+
+/* attribute callbacks; the predefined ones are small constants, as in the standard ABI */
+typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval, void *extra_state,
+                                        void *attribute_val_in, void *attribute_val_out,
+                                        int *flag);
+typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int comm_keyval, void *attribute_val,
+                                          void *extra_state);
+typedef MPI_Comm_copy_attr_function MPI_Copy_function;     /* deprecated names */
+typedef MPI_Comm_delete_attr_function MPI_Delete_function;
+#define MPI_COMM_NULL_COPY_FN ((MPI_Comm_copy_attr_function *)0)
+#define MPI_COMM_DUP_FN ((MPI_Comm_copy_attr_function *)1)
+#define MPI_COMM_NULL_DELETE_FN ((MPI_Comm_delete_attr_function *)0)
+#define MPI_NULL_COPY_FN MPI_COMM_NULL_COPY_FN
+#define MPI_DUP_FN MPI_COMM_DUP_FN
+#define MPI_NULL_DELETE_FN MPI_COMM_NULL_DELETE_FN
+
+/* generalized requests */
+typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
+typedef int MPI_Grequest_free_function(void *extra_state);
+typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
+
+/* info */
+#define MPI_MAX_INFO_KEY 255
+#define MPI_MAX_INFO_VAL 1024
+
+/* Fortran handle conversion: MPI_Status_c2f writes this many MPI_Fint */
+#define MPI_F_STATUS_SIZE 8
+/* ---- end of communicators and groups constants ---------------------------------------------- */
+
 /* ---- error classes (MPI-4.0) ------------------------------------------------------------
  * Functions may return a more specific error code than these classes; MPI_Error_class maps a
  * code to its class and MPI_Error_string describes the failure that produced the code. */
@@ -329,11 +372,77 @@ MPR_API int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op);
 MPR_API int MPI_Op_free(MPI_Op *op);
 MPR_API int MPI_Op_commutative(MPI_Op op, int *commute);
 
-/* ---- datatypes (predefined only for now) ----------------------------------------------------- */
+/* ---- datatypes ------------------------------------------------------------------------------- */
 MPR_API int MPI_Type_size(MPI_Datatype datatype, int *size);
 MPR_API int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size);
 MPR_API int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent);
 MPR_API int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
+
+/* derived datatypes */
+#define MPI_COMBINER_NAMED 0
+#define MPI_COMBINER_DUP 1
+#define MPI_COMBINER_CONTIGUOUS 2
+#define MPI_COMBINER_VECTOR 3
+#define MPI_COMBINER_HVECTOR 5
+#define MPI_COMBINER_INDEXED 6
+#define MPI_COMBINER_HINDEXED 8
+#define MPI_COMBINER_INDEXED_BLOCK 9
+#define MPI_COMBINER_STRUCT 11
+#define MPI_COMBINER_SUBARRAY 12
+#define MPI_COMBINER_RESIZED 17
+#define MPI_COMBINER_HINDEXED_BLOCK 18
+#define MPI_ORDER_C 56
+#define MPI_ORDER_FORTRAN 57
+MPR_API int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
+MPR_API int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
+                            MPI_Datatype *newtype);
+MPR_API int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride,
+                                    MPI_Datatype oldtype, MPI_Datatype *newtype);
+MPR_API int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                             MPI_Datatype *newtype);
+MPR_API int MPI_Type_indexed(int count, const int array_of_blocklengths[],
+                             const int array_of_displacements[], MPI_Datatype oldtype,
+                             MPI_Datatype *newtype);
+MPR_API int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
+                                     const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                                     MPI_Datatype *newtype);
+MPR_API int MPI_Type_create_indexed_block(int count, int blocklength,
+                                          const int array_of_displacements[], MPI_Datatype oldtype,
+                                          MPI_Datatype *newtype);
+MPR_API int MPI_Type_create_hindexed_block(int count, int blocklength,
+                                           const MPI_Aint array_of_displacements[],
+                                           MPI_Datatype oldtype, MPI_Datatype *newtype);
+MPR_API int MPI_Type_create_struct(int count, const int array_of_blocklengths[],
+                                   const MPI_Aint array_of_displacements[],
+                                   const MPI_Datatype array_of_types[], MPI_Datatype *newtype);
+MPR_API int MPI_Type_create_subarray(int ndims, const int array_of_sizes[],
+                                     const int array_of_subsizes[], const int array_of_starts[],
+                                     int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
+MPR_API int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
+                                    MPI_Datatype *newtype);
+MPR_API int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype);
+MPR_API int MPI_Type_commit(MPI_Datatype *datatype);
+MPR_API int MPI_Type_free(MPI_Datatype *datatype);
+MPR_API int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent);
+MPR_API int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb,
+                                     MPI_Aint *true_extent);
+MPR_API int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
+                                       MPI_Count *true_extent);
+MPR_API int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
+MPR_API int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
+                                  int *num_datatypes, int *combiner);
+MPR_API int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
+                                  int max_datatypes, int array_of_integers[],
+                                  MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]);
+MPR_API int MPI_Get_address(const void *location, MPI_Aint *address);
+MPR_API int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf,
+                     int outsize, int *position, MPI_Comm comm);
+MPR_API int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
+                       MPI_Datatype datatype, MPI_Comm comm);
+MPR_API int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
+MPR_API MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp);
+MPR_API MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
+/* end of derived datatypes */
 
 /* ---- communicators, attributes, error handling ---------------------------------------------- */
 MPR_API int MPI_Comm_rank(MPI_Comm comm, int *rank);
@@ -352,6 +461,204 @@ MPR_API int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
 MPR_API int MPI_Errhandler_free(MPI_Errhandler *errhandler);
 MPR_API int MPI_Error_string(int errorcode, char *string, int *resultlen);
 MPR_API int MPI_Error_class(int errorcode, int *errorclass);
+
+/* ---- communicators and groups ---------------------------------------------------------------- */
+MPR_API int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
+MPR_API int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
+                                MPI_Comm *newcomm);
+MPR_API int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
+MPR_API int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
+MPR_API int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
+MPR_API int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
+MPR_API int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
+MPR_API int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
+MPR_API int MPI_Comm_test_inter(MPI_Comm comm, int *flag);
+MPR_API int MPI_Comm_remote_size(MPI_Comm comm, int *size);
+MPR_API int MPI_Comm_group(MPI_Comm comm, MPI_Group *group);
+MPR_API int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
+MPR_API int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+                                 int remote_leader, int tag, MPI_Comm *newintercomm);
+MPR_API int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
+MPR_API int MPI_Comm_get_parent(MPI_Comm *parent);
+MPR_API int MPI_Comm_disconnect(MPI_Comm *comm);
+MPR_API int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
+                           MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]);
+MPR_API int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[],
+                                    const int array_of_maxprocs[], const MPI_Info array_of_info[],
+                                    int root, MPI_Comm comm, MPI_Comm *intercomm,
+                                    int array_of_errcodes[]);
+MPR_API int MPI_Open_port(MPI_Info info, char *port_name);
+MPR_API int MPI_Close_port(const char *port_name);
+MPR_API int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+                            MPI_Comm *newcomm);
+MPR_API int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+                             MPI_Comm *newcomm);
+MPR_API int MPI_Comm_join(int fd, MPI_Comm *intercomm);
+MPR_API int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name);
+MPR_API int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name);
+MPR_API int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name);
+MPR_API int MPI_Group_size(MPI_Group group, int *size);
+MPR_API int MPI_Group_rank(MPI_Group group, int *rank);
+MPR_API int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2,
+                                      int ranks2[]);
+MPR_API int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result);
+MPR_API int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+MPR_API int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+MPR_API int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+MPR_API int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
+MPR_API int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
+MPR_API int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
+MPR_API int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
+MPR_API int MPI_Group_free(MPI_Group *group);
+
+/* ---- attributes ------------------------------------------------------------------------------ */
+MPR_API int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+                                   MPI_Comm_delete_attr_function *comm_delete_attr_fn,
+                                   int *comm_keyval, void *extra_state);
+MPR_API int MPI_Comm_free_keyval(int *comm_keyval);
+MPR_API int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val);
+MPR_API int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
+MPR_API int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn,
+                              int *keyval, void *extra_state);
+MPR_API int MPI_Keyval_free(int *keyval);
+MPR_API int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
+MPR_API int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
+MPR_API int MPI_Attr_delete(MPI_Comm comm, int keyval);
+
+/* ---- topologies ------------------------------------------------------------------------------ */
+MPR_API int MPI_Dims_create(int nnodes, int ndims, int dims[]);
+MPR_API int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[],
+                            int reorder, MPI_Comm *comm_cart);
+MPR_API int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]);
+MPR_API int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank);
+MPR_API int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source,
+                           int *rank_dest);
+MPR_API int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm);
+MPR_API int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]);
+MPR_API int MPI_Cartdim_get(MPI_Comm comm, int *ndims);
+MPR_API int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[],
+                         int *newrank);
+MPR_API int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
+                             int reorder, MPI_Comm *comm_graph);
+MPR_API int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors);
+MPR_API int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[]);
+MPR_API int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
+MPR_API int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]);
+MPR_API int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[],
+                          int *newrank);
+MPR_API int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
+                                           const int sourceweights[], int outdegree,
+                                           const int destinations[], const int destweights[],
+                                           MPI_Info info, int reorder, MPI_Comm *comm_dist_graph);
+MPR_API int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[],
+                                  const int degrees[], const int destinations[],
+                                  const int weights[], MPI_Info info, int reorder,
+                                  MPI_Comm *comm_dist_graph);
+MPR_API int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree,
+                                           int *weighted);
+MPR_API int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
+                                     int sourceweights[], int maxoutdegree, int destinations[],
+                                     int destweights[]);
+MPR_API int MPI_Topo_test(MPI_Comm comm, int *status);
+MPR_API int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                   MPI_Comm comm);
+MPR_API int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                    void *recvbuf, const int recvcounts[], const int displs[],
+                                    MPI_Datatype recvtype, MPI_Comm comm);
+MPR_API int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                  MPI_Comm comm);
+MPR_API int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm);
+MPR_API int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                                   const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                   void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                   const MPI_Datatype recvtypes[], MPI_Comm comm);
+MPR_API int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                    void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                    MPI_Comm comm, MPI_Request *request);
+MPR_API int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                     void *recvbuf, const int recvcounts[], const int displs[],
+                                     MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+MPR_API int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                   MPI_Comm comm, MPI_Request *request);
+MPR_API int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[],
+                                    const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                    const int recvcounts[], const int rdispls[],
+                                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+MPR_API int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                                    const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                    void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                    const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                    MPI_Request *request);
+
+/* ---- persistent, generalized and combined requests ------------------------------------------- */
+MPR_API int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                          MPI_Comm comm, MPI_Request *request);
+MPR_API int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                           MPI_Comm comm, MPI_Request *request);
+MPR_API int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                           MPI_Comm comm, MPI_Request *request);
+MPR_API int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                           MPI_Comm comm, MPI_Request *request);
+MPR_API int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                          MPI_Comm comm, MPI_Request *request);
+MPR_API int MPI_Start(MPI_Request *request);
+MPR_API int MPI_Startall(int count, MPI_Request array_of_requests[]);
+MPR_API int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                          int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                          int source, int recvtag, MPI_Comm comm, MPI_Request *request);
+MPR_API int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
+                                  int sendtag, int source, int recvtag, MPI_Comm comm,
+                                  MPI_Request *request);
+MPR_API int MPI_Grequest_start(MPI_Grequest_query_function *query_fn,
+                               MPI_Grequest_free_function *free_fn,
+                               MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                               MPI_Request *request);
+MPR_API int MPI_Grequest_complete(MPI_Request request);
+
+/* ---- info ------------------------------------------------------------------------------------ */
+MPR_API int MPI_Info_create(MPI_Info *info);
+MPR_API int MPI_Info_create_env(int argc, char *argv[], MPI_Info *info);
+MPR_API int MPI_Info_set(MPI_Info info, const char *key, const char *value);
+MPR_API int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag);
+MPR_API int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag);
+MPR_API int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value,
+                                int *flag);
+MPR_API int MPI_Info_get_nkeys(MPI_Info info, int *nkeys);
+MPR_API int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);
+MPR_API int MPI_Info_delete(MPI_Info info, const char *key);
+MPR_API int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
+MPR_API int MPI_Info_free(MPI_Info *info);
+
+/* ---- environment: memory, errors, profiling control, handle conversion ----------------------- */
+MPR_API int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
+MPR_API int MPI_Free_mem(void *base);
+MPR_API int MPI_Add_error_class(int *errorclass);
+MPR_API int MPI_Add_error_code(int errorclass, int *errorcode);
+MPR_API int MPI_Add_error_string(int errorcode, const char *string);
+MPR_API int MPI_Pcontrol(const int level, ...);
+MPR_API MPI_Fint MPI_Comm_c2f(MPI_Comm comm);
+MPR_API MPI_Comm MPI_Comm_f2c(MPI_Fint comm);
+MPR_API MPI_Fint MPI_Group_c2f(MPI_Group group);
+MPR_API MPI_Group MPI_Group_f2c(MPI_Fint group);
+MPR_API MPI_Fint MPI_Type_c2f(MPI_Datatype datatype);
+MPR_API MPI_Datatype MPI_Type_f2c(MPI_Fint datatype);
+MPR_API MPI_Fint MPI_Request_c2f(MPI_Request request);
+MPR_API MPI_Request MPI_Request_f2c(MPI_Fint request);
+MPR_API MPI_Fint MPI_Op_c2f(MPI_Op op);
+MPR_API MPI_Op MPI_Op_f2c(MPI_Fint op);
+MPR_API MPI_Fint MPI_Info_c2f(MPI_Info info);
+MPR_API MPI_Info MPI_Info_f2c(MPI_Fint info);
+MPR_API MPI_Fint MPI_Errhandler_c2f(MPI_Errhandler errhandler);
+MPR_API MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint errhandler);
+MPR_API MPI_Fint MPI_Message_c2f(MPI_Message message);
+MPR_API MPI_Message MPI_Message_f2c(MPI_Fint message);
+MPR_API int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
+MPR_API int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
 
 /* ---- profiling interface: every function above also exists as PMPI_<name> ------------------ */
 MPR_API int PMPI_Init(int *argc, char ***argv);
@@ -446,6 +753,58 @@ MPR_API int PMPI_Type_size(MPI_Datatype datatype, int *size);
 MPR_API int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size);
 MPR_API int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent);
 MPR_API int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
+/* derived datatypes */
+MPR_API int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
+MPR_API int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
+                             MPI_Datatype *newtype);
+MPR_API int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride,
+                                     MPI_Datatype oldtype, MPI_Datatype *newtype);
+MPR_API int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                              MPI_Datatype *newtype);
+MPR_API int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
+                              const int array_of_displacements[], MPI_Datatype oldtype,
+                              MPI_Datatype *newtype);
+MPR_API int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
+                                      const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                                      MPI_Datatype *newtype);
+MPR_API int PMPI_Type_create_indexed_block(int count, int blocklength,
+                                           const int array_of_displacements[], MPI_Datatype oldtype,
+                                           MPI_Datatype *newtype);
+MPR_API int PMPI_Type_create_hindexed_block(int count, int blocklength,
+                                            const MPI_Aint array_of_displacements[],
+                                            MPI_Datatype oldtype, MPI_Datatype *newtype);
+MPR_API int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
+                                    const MPI_Aint array_of_displacements[],
+                                    const MPI_Datatype array_of_types[], MPI_Datatype *newtype);
+MPR_API int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[],
+                                      const int array_of_subsizes[], const int array_of_starts[],
+                                      int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
+MPR_API int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
+                                     MPI_Datatype *newtype);
+MPR_API int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype);
+MPR_API int PMPI_Type_commit(MPI_Datatype *datatype);
+MPR_API int PMPI_Type_free(MPI_Datatype *datatype);
+MPR_API int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent);
+MPR_API int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb,
+                                      MPI_Aint *true_extent);
+MPR_API int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
+                                        MPI_Count *true_extent);
+MPR_API int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
+MPR_API int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
+                                   int *num_datatypes, int *combiner);
+MPR_API int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
+                                   int max_datatypes, int array_of_integers[],
+                                   MPI_Aint array_of_addresses[],
+                                   MPI_Datatype array_of_datatypes[]);
+MPR_API int PMPI_Get_address(const void *location, MPI_Aint *address);
+MPR_API int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf,
+                      int outsize, int *position, MPI_Comm comm);
+MPR_API int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
+                        MPI_Datatype datatype, MPI_Comm comm);
+MPR_API int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
+MPR_API MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp);
+MPR_API MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
+/* end of derived datatypes */
 MPR_API int PMPI_Comm_rank(MPI_Comm comm, int *rank);
 MPR_API int PMPI_Comm_size(MPI_Comm comm, int *size);
 MPR_API int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
@@ -462,6 +821,359 @@ MPR_API int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
 MPR_API int PMPI_Errhandler_free(MPI_Errhandler *errhandler);
 MPR_API int PMPI_Error_string(int errorcode, char *string, int *resultlen);
 MPR_API int PMPI_Error_class(int errorcode, int *errorclass);
+
+/* communicators and groups */
+MPR_API int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
+MPR_API int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
+                                 MPI_Comm *newcomm);
+MPR_API int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
+MPR_API int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
+MPR_API int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
+MPR_API int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
+MPR_API int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
+MPR_API int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
+MPR_API int PMPI_Comm_test_inter(MPI_Comm comm, int *flag);
+MPR_API int PMPI_Comm_remote_size(MPI_Comm comm, int *size);
+MPR_API int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group);
+MPR_API int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
+MPR_API int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+                                  int remote_leader, int tag, MPI_Comm *newintercomm);
+MPR_API int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
+MPR_API int PMPI_Comm_get_parent(MPI_Comm *parent);
+MPR_API int PMPI_Comm_disconnect(MPI_Comm *comm);
+MPR_API int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info,
+                            int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]);
+MPR_API int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[],
+                                     const int array_of_maxprocs[], const MPI_Info array_of_info[],
+                                     int root, MPI_Comm comm, MPI_Comm *intercomm,
+                                     int array_of_errcodes[]);
+MPR_API int PMPI_Open_port(MPI_Info info, char *port_name);
+MPR_API int PMPI_Close_port(const char *port_name);
+MPR_API int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+                             MPI_Comm *newcomm);
+MPR_API int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+                              MPI_Comm *newcomm);
+MPR_API int PMPI_Comm_join(int fd, MPI_Comm *intercomm);
+MPR_API int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name);
+MPR_API int PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name);
+MPR_API int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name);
+MPR_API int PMPI_Group_size(MPI_Group group, int *size);
+MPR_API int PMPI_Group_rank(MPI_Group group, int *rank);
+MPR_API int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[],
+                                       MPI_Group group2, int ranks2[]);
+MPR_API int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result);
+MPR_API int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+MPR_API int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+MPR_API int PMPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+MPR_API int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
+MPR_API int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
+MPR_API int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
+MPR_API int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
+MPR_API int PMPI_Group_free(MPI_Group *group);
+/* attributes */
+MPR_API int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+                                    MPI_Comm_delete_attr_function *comm_delete_attr_fn,
+                                    int *comm_keyval, void *extra_state);
+MPR_API int PMPI_Comm_free_keyval(int *comm_keyval);
+MPR_API int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val);
+MPR_API int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
+MPR_API int PMPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn,
+                               int *keyval, void *extra_state);
+MPR_API int PMPI_Keyval_free(int *keyval);
+MPR_API int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
+MPR_API int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
+MPR_API int PMPI_Attr_delete(MPI_Comm comm, int keyval);
+/* topologies */
+MPR_API int PMPI_Dims_create(int nnodes, int ndims, int dims[]);
+MPR_API int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[],
+                             int reorder, MPI_Comm *comm_cart);
+MPR_API int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]);
+MPR_API int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank);
+MPR_API int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source,
+                            int *rank_dest);
+MPR_API int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm);
+MPR_API int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]);
+MPR_API int PMPI_Cartdim_get(MPI_Comm comm, int *ndims);
+MPR_API int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[],
+                          int *newrank);
+MPR_API int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
+                              int reorder, MPI_Comm *comm_graph);
+MPR_API int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors);
+MPR_API int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[]);
+MPR_API int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
+MPR_API int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]);
+MPR_API int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[],
+                           int *newrank);
+MPR_API int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
+                                            const int sourceweights[], int outdegree,
+                                            const int destinations[], const int destweights[],
+                                            MPI_Info info, int reorder, MPI_Comm *comm_dist_graph);
+MPR_API int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[],
+                                   const int degrees[], const int destinations[],
+                                   const int weights[], MPI_Info info, int reorder,
+                                   MPI_Comm *comm_dist_graph);
+MPR_API int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree,
+                                            int *weighted);
+MPR_API int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
+                                      int sourceweights[], int maxoutdegree, int destinations[],
+                                      int destweights[]);
+MPR_API int PMPI_Topo_test(MPI_Comm comm, int *status);
+MPR_API int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                    void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                    MPI_Comm comm);
+MPR_API int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                     void *recvbuf, const int recvcounts[], const int displs[],
+                                     MPI_Datatype recvtype, MPI_Comm comm);
+MPR_API int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                   MPI_Comm comm);
+MPR_API int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[],
+                                    const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                    const int recvcounts[], const int rdispls[],
+                                    MPI_Datatype recvtype, MPI_Comm comm);
+MPR_API int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                                    const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                    void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                    const MPI_Datatype recvtypes[], MPI_Comm comm);
+MPR_API int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                     void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                     MPI_Comm comm, MPI_Request *request);
+MPR_API int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                      void *recvbuf, const int recvcounts[], const int displs[],
+                                      MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+MPR_API int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                    void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                    MPI_Comm comm, MPI_Request *request);
+MPR_API int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[],
+                                     const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                     const int recvcounts[], const int rdispls[],
+                                     MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+MPR_API int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                                     const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                     void *recvbuf, const int recvcounts[],
+                                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                     MPI_Comm comm, MPI_Request *request);
+/* persistent, generalized and combined requests */
+MPR_API int PMPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                           MPI_Comm comm, MPI_Request *request);
+MPR_API int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm, MPI_Request *request);
+MPR_API int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm, MPI_Request *request);
+MPR_API int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm, MPI_Request *request);
+MPR_API int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                           MPI_Comm comm, MPI_Request *request);
+MPR_API int PMPI_Start(MPI_Request *request);
+MPR_API int PMPI_Startall(int count, MPI_Request array_of_requests[]);
+MPR_API int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                           int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                           int source, int recvtag, MPI_Comm comm, MPI_Request *request);
+MPR_API int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
+                                   int sendtag, int source, int recvtag, MPI_Comm comm,
+                                   MPI_Request *request);
+MPR_API int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn,
+                                MPI_Grequest_free_function *free_fn,
+                                MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                                MPI_Request *request);
+MPR_API int PMPI_Grequest_complete(MPI_Request request);
+/* info */
+MPR_API int PMPI_Info_create(MPI_Info *info);
+MPR_API int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info);
+MPR_API int PMPI_Info_set(MPI_Info info, const char *key, const char *value);
+MPR_API int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag);
+MPR_API int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag);
+MPR_API int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value,
+                                 int *flag);
+MPR_API int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys);
+MPR_API int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key);
+MPR_API int PMPI_Info_delete(MPI_Info info, const char *key);
+MPR_API int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
+MPR_API int PMPI_Info_free(MPI_Info *info);
+/* environment: memory, errors, profiling control, handle conversion */
+MPR_API int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
+MPR_API int PMPI_Free_mem(void *base);
+MPR_API int PMPI_Add_error_class(int *errorclass);
+MPR_API int PMPI_Add_error_code(int errorclass, int *errorcode);
+MPR_API int PMPI_Add_error_string(int errorcode, const char *string);
+MPR_API int PMPI_Pcontrol(const int level, ...);
+MPR_API MPI_Fint PMPI_Comm_c2f(MPI_Comm comm);
+MPR_API MPI_Comm PMPI_Comm_f2c(MPI_Fint comm);
+MPR_API MPI_Fint PMPI_Group_c2f(MPI_Group group);
+MPR_API MPI_Group PMPI_Group_f2c(MPI_Fint group);
+MPR_API MPI_Fint PMPI_Type_c2f(MPI_Datatype datatype);
+MPR_API MPI_Datatype PMPI_Type_f2c(MPI_Fint datatype);
+MPR_API MPI_Fint PMPI_Request_c2f(MPI_Request request);
+MPR_API MPI_Request PMPI_Request_f2c(MPI_Fint request);
+MPR_API MPI_Fint PMPI_Op_c2f(MPI_Op op);
+MPR_API MPI_Op PMPI_Op_f2c(MPI_Fint op);
+MPR_API MPI_Fint PMPI_Info_c2f(MPI_Info info);
+MPR_API MPI_Info PMPI_Info_f2c(MPI_Fint info);
+MPR_API MPI_Fint PMPI_Errhandler_c2f(MPI_Errhandler errhandler);
+MPR_API MPI_Errhandler PMPI_Errhandler_f2c(MPI_Fint errhandler);
+MPR_API MPI_Fint PMPI_Message_c2f(MPI_Message message);
+MPR_API MPI_Message PMPI_Message_f2c(MPI_Fint message);
+MPR_API int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
+MPR_API int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
+
+/* collectives: the rest of the MPI-1/2 set and the nonblocking (MPI-3) ones; Barrier, Bcast,
+ * Reduce, Allreduce and Reduce_local are declared above. */
+MPR_API int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request);
+MPR_API int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                       MPI_Request *request);
+MPR_API int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                        MPI_Op op, int root, MPI_Comm comm, MPI_Request *request);
+MPR_API int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                           MPI_Op op, MPI_Comm comm, MPI_Request *request);
+MPR_API int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+MPR_API int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                        MPI_Request *request);
+MPR_API int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                        MPI_Comm comm);
+MPR_API int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                         int root, MPI_Comm comm, MPI_Request *request);
+MPR_API int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+MPR_API int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                         MPI_Request *request);
+MPR_API int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                         MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                         int root, MPI_Comm comm);
+MPR_API int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                          MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                          MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request);
+MPR_API int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                          int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+MPR_API int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                           MPI_Request *request);
+MPR_API int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                           MPI_Comm comm);
+MPR_API int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, const int recvcounts[], const int displs[],
+                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+MPR_API int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+MPR_API int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                          int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                          MPI_Request *request);
+MPR_API int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                          MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                          const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm);
+MPR_API int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                           MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                           const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                           MPI_Request *request);
+MPR_API int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                          const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                          const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm);
+MPR_API int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                           const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                           const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                           MPI_Request *request);
+MPR_API int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+MPR_API int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                MPI_Request *request);
+MPR_API int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+MPR_API int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                      MPI_Request *request);
+MPR_API int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm);
+MPR_API int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                      MPI_Op op, MPI_Comm comm, MPI_Request *request);
+MPR_API int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                       MPI_Op op, MPI_Comm comm);
+MPR_API int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm, MPI_Request *request);
+
+MPR_API int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request);
+MPR_API int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                        MPI_Request *request);
+MPR_API int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                         MPI_Op op, int root, MPI_Comm comm, MPI_Request *request);
+MPR_API int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                            MPI_Op op, MPI_Comm comm, MPI_Request *request);
+MPR_API int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+MPR_API int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                         MPI_Request *request);
+MPR_API int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                         int root, MPI_Comm comm);
+MPR_API int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                          const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                          int root, MPI_Comm comm, MPI_Request *request);
+MPR_API int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+MPR_API int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                          int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                          MPI_Request *request);
+MPR_API int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                          MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                          MPI_Datatype recvtype, int root, MPI_Comm comm);
+MPR_API int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                           MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                           MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request);
+MPR_API int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+MPR_API int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Request *request);
+MPR_API int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, const int recvcounts[], const int displs[],
+                            MPI_Datatype recvtype, MPI_Comm comm);
+MPR_API int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, const int recvcounts[], const int displs[],
+                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+MPR_API int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                          int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+MPR_API int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                           MPI_Request *request);
+MPR_API int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                           MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                           const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm);
+MPR_API int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Request *request);
+MPR_API int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                           const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                           const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm);
+MPR_API int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                            const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                            MPI_Request *request);
+MPR_API int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+MPR_API int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                 MPI_Request *request);
+MPR_API int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+MPR_API int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                       MPI_Request *request);
+MPR_API int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                      MPI_Op op, MPI_Comm comm);
+MPR_API int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                       MPI_Op op, MPI_Comm comm, MPI_Request *request);
+MPR_API int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm);
+MPR_API int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                         MPI_Op op, MPI_Comm comm, MPI_Request *request);
+/* end of collectives */
 
 #ifdef __cplusplus
 }

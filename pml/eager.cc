@@ -23,6 +23,16 @@ MatchHdr PmlImpl::make_match_hdr(HdrType type, int dst, int src_rank, int tag, u
 
 Request* PmlImpl::isend(const void* buf, size_t bytes, int dst_peer, int src_rank, int tag,
                         uint32_t ctx, SendMode mode) {
+  return post_send(buf, nullptr, bytes, dst_peer, src_rank, tag, ctx, mode);
+}
+
+Request* PmlImpl::isend_conv(Convertor* cv, size_t bytes, int dst_peer, int src_rank, int tag,
+                             uint32_t ctx, SendMode mode) {
+  return post_send(nullptr, cv, bytes, dst_peer, src_rank, tag, ctx, mode);
+}
+
+SendReq* PmlImpl::post_send(const void* buf, Convertor* cv, size_t bytes, int dst_peer,
+                            int src_rank, int tag, uint32_t ctx, SendMode mode) {
   assert(dst_peer >= 0 && static_cast<size_t>(dst_peer) < peers_.size());
   auto* s = new SendReq;
   s->kind = Request::Kind::kSend;
@@ -30,14 +40,22 @@ Request* PmlImpl::isend(const void* buf, size_t bytes, int dst_peer, int src_ran
   s->buf = static_cast<const uint8_t*>(buf);
   s->len = bytes;
   s->mode = mode;
+  s->conv = cv;
   all_reqs_.push_back(s);
   ++incomplete_;
   if (dst_peer == rank_) ++stats_.self_msgs;
   if (mode == SendMode::kSync) ++stats_.sync_msgs;
-  if (bytes <= peers_[dst_peer].eager_limit)
+  if (bytes <= peers_[dst_peer].eager_limit) {
+    if (cv) {
+      // At most an eager limit's worth: packed whole, then sent like contiguous data.
+      s->staging.reset(new uint8_t[bytes ? bytes : 1]);
+      cv->pack(0, s->staging.get(), bytes);
+      s->buf = s->staging.get();
+    }
     send_eager(s, dst_peer, src_rank, tag, ctx);
-  else
+  } else {
     send_rts(s, dst_peer, src_rank, tag, ctx);
+  }
   return s;
 }
 
@@ -67,7 +85,16 @@ RecvReq* PmlImpl::new_recv(void* buf, size_t bytes) {
 }
 
 Request* PmlImpl::irecv(void* buf, size_t bytes, int src, int tag, uint32_t ctx) {
-  RecvReq* r = new_recv(buf, bytes);
+  return post_recv(new_recv(buf, bytes), src, tag, ctx);
+}
+
+Request* PmlImpl::irecv_conv(Convertor* cv, size_t bytes, int src, int tag, uint32_t ctx) {
+  RecvReq* r = new_recv(nullptr, bytes);
+  r->conv = cv;
+  return post_recv(r, src, tag, ctx);
+}
+
+RecvReq* PmlImpl::post_recv(RecvReq* r, int src, int tag, uint32_t ctx) {
   if (auto* m = static_cast<Message*>(match_.take_unexpected(ctx, src, tag))) {
     deliver(r, m->peer, m->hdr, m->data.get());
     all_msgs_.erase(m);
@@ -116,7 +143,16 @@ Message* PmlImpl::improbe(int src, int tag, uint32_t ctx, Status* st) {
 }
 
 Request* PmlImpl::imrecv(void* buf, size_t bytes, Message* msg) {
-  RecvReq* r = new_recv(buf, bytes);
+  return post_mrecv(new_recv(buf, bytes), msg);
+}
+
+Request* PmlImpl::imrecv_conv(Convertor* cv, size_t bytes, Message* msg) {
+  RecvReq* r = new_recv(nullptr, bytes);
+  r->conv = cv;
+  return post_mrecv(r, msg);
+}
+
+RecvReq* PmlImpl::post_mrecv(RecvReq* r, Message* msg) {
   if (!msg) {
     // MPI_MESSAGE_NO_PROC: an empty receive that is complete at once.
     complete(r);
@@ -200,7 +236,10 @@ void PmlImpl::deliver(RecvReq* r, int peer, const RtsHdr& h, const void* payload
 }
 
 void PmlImpl::deliver_eager(RecvReq* r, int peer, const RtsHdr& h, const void* payload) {
-  if (r->want) std::memcpy(r->buf, payload, r->want);
+  if (r->want && r->conv)
+    r->conv->unpack(0, payload, r->want);
+  else if (r->want)
+    std::memcpy(r->buf, payload, r->want);
   if (h.m.type == HdrType::kEagerSync) {
     CtlHdr fin{};
     fin.type = HdrType::kFin;

@@ -72,6 +72,8 @@ PmlConfig PmlConfig::from_params() {
   c.get_inflight =
       static_cast<int>(std::clamp<int64_t>(common::param_int("MPR_PML_GET_INFLIGHT"), 1, 64));
   c.spin_count = static_cast<int>(std::min<int64_t>(common::param_int("MPR_SPIN_COUNT"), 1 << 30));
+  c.pack_chunk =
+      static_cast<size_t>(std::max<int64_t>(common::param_int("MPR_PML_PACK_CHUNK"), 4096));
   return c;
 }
 
@@ -81,6 +83,7 @@ PmlImpl::PmlImpl(common::Bootstrap& bs, std::vector<std::unique_ptr<btl::Btl>> b
   cfg_.get_inflight = std::max(cfg_.get_inflight, 1);
   cfg_.frag_budget = std::max(cfg_.frag_budget, 1);
   cfg_.get_chunk = std::max<size_t>(cfg_.get_chunk, 1);
+  cfg_.pack_chunk = std::max<size_t>(cfg_.pack_chunk, 1);
   peers_.resize(static_cast<size_t>(bs.size()));
   for (auto& b : btls_) {
     b->set_handler(kAmMatch, &PmlImpl::am_match, this);
@@ -141,6 +144,39 @@ PmlImpl::~PmlImpl() {
     all_msgs_.erase(m);
     delete m;
   }
+}
+
+namespace {
+// What pin() registered: one registration per backend that needs them.
+struct Pinned {
+  std::vector<std::pair<btl::Btl*, btl::Registration>> regs;
+};
+}  // namespace
+
+void* PmlImpl::pin(void* addr, size_t len) {
+  auto* p = new Pinned;
+  for (btl::Btl* b : used_btls_) {
+    if (!b->caps().needs_registration) continue;
+    btl::Registration r;
+    try {
+      b->reg(addr, len, &r);
+    } catch (const std::exception&) {
+      continue;  // registered on demand later, as any other memory
+    }
+    p->regs.emplace_back(b, r);
+  }
+  if (!p->regs.empty()) return p;
+  delete p;
+  return nullptr;
+}
+
+void PmlImpl::unpin(void* token) {
+  auto* p = static_cast<Pinned*>(token);
+  if (!p) return;
+  // After finalize the backends already released every registration.
+  if (!finalized_)
+    for (auto& [b, r] : p->regs) b->dereg(&r);
+  delete p;
 }
 
 void PmlImpl::finalize() {

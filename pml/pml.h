@@ -1,7 +1,8 @@
 // Point-to-point messaging: MPI matching plus eager and rendezvous protocols over the btl.
 // This is the whole interface the runtime (C API, collectives) uses. It knows nothing of
 // communicator objects or datatypes: a message is (context id, source rank in the
-// communicator, tag) plus contiguous bytes.
+// communicator, tag) plus contiguous bytes, which a Convertor may produce from or scatter into
+// non-contiguous user memory.
 #pragma once
 
 #include <cstddef>
@@ -55,6 +56,19 @@ struct Request {
   virtual ~Request() = default;
 };
 
+/// Moves a message between user memory laid out by a datatype and the contiguous packed bytes
+/// the wire carries (MPI derived datatypes). The runtime owns it; it must stay valid until the
+/// request it was given to is complete. The pml asks for any range in any order (a rendezvous
+/// receive unpacks get() chunks as they complete), mostly in sequence.
+class Convertor {
+ public:
+  virtual ~Convertor() = default;
+  /// Copy packed bytes [pos, pos + len) of the message into `out`.
+  virtual void pack(size_t pos, void* out, size_t len) = 0;
+  /// Store `len` packed bytes from `in`, which start at packed offset `pos`, into user memory.
+  virtual void unpack(size_t pos, const void* in, size_t len) = 0;
+};
+
 /// A message removed from the queues by improbe (MPI_Mprobe/Improbe), to be received by mrecv.
 struct Message;
 
@@ -83,6 +97,16 @@ class Pml {
   /// Post a receive for up to `bytes` bytes. src/tag may be kAnySource/kAnyTag.
   virtual Request* irecv(void* buf, size_t bytes, int src, int tag, uint32_t ctx) = 0;
 
+  /// As isend/irecv/imrecv, for a message of `bytes` packed bytes that `cv` packs from or
+  /// unpacks into user memory. A small message is packed into a temporary buffer and sent
+  /// eagerly; a large one is never packed whole: the sender packs one fragment at a time into
+  /// the copy pipeline, and a receiver that reads with get() does so through a few bounded
+  /// bounce buffers (MPR_PML_PACK_CHUNK) and unpacks each chunk as it lands.
+  virtual Request* isend_conv(Convertor* cv, size_t bytes, int dst_peer, int src_rank, int tag,
+                              uint32_t ctx, SendMode mode) = 0;
+  virtual Request* irecv_conv(Convertor* cv, size_t bytes, int src, int tag, uint32_t ctx) = 0;
+  virtual Request* imrecv_conv(Convertor* cv, size_t bytes, Message* msg) = 0;
+
   /// Nonblocking probe: true and fills *st (bytes = full message size) if a matching message
   /// has arrived; it stays queued.
   virtual bool iprobe(int src, int tag, uint32_t ctx, Status* st) = 0;
@@ -97,6 +121,18 @@ class Pml {
   /// completes (MPI_Request_free semantics).
   virtual void release(Request* req) = 0;
 
+  /// MPI_Alloc_mem: register [addr, addr + len) now with every backend in use that needs
+  /// registration, so later transfers from or into it find the registration cached instead of
+  /// registering on the critical path. Returns a token for unpin(), nullptr when nothing was
+  /// registered. Never throws (memory that cannot be registered is registered on demand).
+  virtual void* pin(void* addr, size_t len) {
+    (void)addr;
+    (void)len;
+    return nullptr;
+  }
+  /// MPI_Free_mem: drop what pin() registered (before the memory is freed).
+  virtual void unpin(void* token) { (void)token; }
+
   /// Drive every backend and the protocol state machines. Returns the number of events.
   virtual int progress() = 0;
   /// Block until req->complete: poll, spin briefly, then yield the CPU (oversubscription).
@@ -109,6 +145,16 @@ class Pml {
   virtual const Stats& stats() const = 0;
   /// For MPR_VERBOSE: which backend serves each peer, eager/rendezvous thresholds.
   virtual std::string describe() const = 0;
+
+  /// Called at the end of every progress(), after the backends were polled (so never from
+  /// inside a handler): the runtime advances nonblocking collective schedules here, so they
+  /// move whenever any MPI call drives progress. It may post and release requests but must not
+  /// call progress() or wait(). Returns the number of events.
+  using ProgressHook = int (*)();
+  void set_progress_hook(ProgressHook h) { progress_hook_ = h; }
+
+ protected:
+  ProgressHook progress_hook_ = nullptr;
 };
 
 }  // namespace mpr::pml

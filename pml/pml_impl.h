@@ -31,6 +31,8 @@ struct ReqBase : Request, Hook<AllTag> {
 struct SendReq : ReqBase, Hook<ActiveTag> {
   const uint8_t* buf = nullptr;
   size_t len = 0;
+  Convertor* conv = nullptr;            ///< non-contiguous data: packed per fragment
+  std::unique_ptr<uint8_t[]> staging;   ///< an eager non-contiguous message, packed whole
   SendMode mode = SendMode::kStandard;
   bool rndv = false;        ///< sent as RTS (completes on FIN or after the last fragment)
   bool registered = false;  ///< reg is live and must be dereg()ed
@@ -49,6 +51,8 @@ struct GetChunk {
   btl::Completion c;  // first member: the completion pointer converts back to the chunk
   RecvReq* req = nullptr;
   size_t len = 0;
+  size_t pos = 0;         ///< message offset of the chunk (unpacked from dst when done)
+  uint8_t* dst = nullptr; ///< bounce buffer of a receive with a Convertor
   bool busy = false;
 };
 static_assert(std::is_standard_layout_v<GetChunk>);
@@ -56,6 +60,9 @@ static_assert(std::is_standard_layout_v<GetChunk>);
 struct RecvReq : ReqBase, PostedEntry, Hook<ActiveTag> {
   uint8_t* buf = nullptr;
   size_t cap = 0;
+  Convertor* conv = nullptr;           ///< non-contiguous data: unpacked as bytes arrive
+  std::unique_ptr<uint8_t[]> bounce;   ///< get() targets of a receive with a Convertor
+  size_t bounce_chunk = 0;
   // Rendezvous state, once matched with an RTS.
   uint64_t sreq = 0;
   uint64_t remote_addr = 0;
@@ -113,11 +120,17 @@ class PmlImpl final : public Pml {
   Request* isend(const void* buf, size_t bytes, int dst_peer, int src_rank, int tag, uint32_t ctx,
                  SendMode mode) override;
   Request* irecv(void* buf, size_t bytes, int src, int tag, uint32_t ctx) override;
+  Request* isend_conv(Convertor* cv, size_t bytes, int dst_peer, int src_rank, int tag,
+                      uint32_t ctx, SendMode mode) override;
+  Request* irecv_conv(Convertor* cv, size_t bytes, int src, int tag, uint32_t ctx) override;
+  Request* imrecv_conv(Convertor* cv, size_t bytes, Message* msg) override;
   bool iprobe(int src, int tag, uint32_t ctx, Status* st) override;
   Message* improbe(int src, int tag, uint32_t ctx, Status* st) override;
   Request* imrecv(void* buf, size_t bytes, Message* msg) override;
   bool cancel(Request* req) override;
   void release(Request* req) override;
+  void* pin(void* addr, size_t len) override;
+  void unpin(void* token) override;
   int progress() override;
   void wait(Request* req) override;
   void finalize() override;
@@ -157,6 +170,10 @@ class PmlImpl final : public Pml {
   void deliver(RecvReq* r, int peer, const RtsHdr& h, const void* payload);
   void deliver_eager(RecvReq* r, int peer, const RtsHdr& h, const void* payload);
   RecvReq* new_recv(void* buf, size_t bytes);
+  SendReq* post_send(const void* buf, Convertor* cv, size_t bytes, int dst_peer, int src_rank,
+                     int tag, uint32_t ctx, SendMode mode);
+  RecvReq* post_recv(RecvReq* r, int src, int tag, uint32_t ctx);
+  RecvReq* post_mrecv(RecvReq* r, Message* msg);
 
   // rendezvous (rndv.cc)
   void send_rts(SendReq* s, int dst, int src_rank, int tag, uint32_t ctx);
@@ -187,6 +204,7 @@ class PmlImpl final : public Pml {
   IList<RecvReq, ActiveTag> getters_;
   IList<ReqBase, AllTag> all_reqs_;
   IList<Message, AllTag> all_msgs_;
+  std::vector<uint8_t> frag_scratch_;  // one fragment of a non-contiguous send, being packed
   uint64_t out_of_sequence_ = 0;
   uint64_t protocol_errors_ = 0;
   bool finalized_ = false;

@@ -2,6 +2,9 @@
 // get() in chunks straight into the user buffer and answers FIN. When the backend cannot read
 // remote memory (no native get, reg() or get() failed), the receiver answers CTS instead and
 // the sender pushes the data as fragments (copy pipeline) and completes after the last one.
+// Non-contiguous data (a Convertor) never goes through one whole-message buffer: the sender
+// always uses the copy pipeline and packs each fragment as it goes; the receiver gets chunks
+// into a few bounce buffers and unpacks each as it completes, or unpacks fragments.
 #include <algorithm>
 #include <cassert>
 #include <cstring>
@@ -20,7 +23,7 @@ void PmlImpl::send_rts(SendReq* s, int dst, int src_rank, int tag, uint32_t ctx)
   h.sreq = assign_id(s);
   h.addr = reinterpret_cast<uint64_t>(s->buf);
   h.m.flags = kFlagNoGet;
-  if (b->caps().native_get) {
+  if (b->caps().native_get && !s->conv) {
     try {
       b->reg(const_cast<uint8_t*>(s->buf), s->len, &s->reg);
       s->registered = true;
@@ -60,9 +63,17 @@ void PmlImpl::start_rndv_recv(RecvReq* r, int peer, const RtsHdr& h) {
     request_cts(r);
     return;
   }
+  uint8_t* local = r->buf;
+  size_t local_len = r->want;
+  if (r->conv) {
+    r->bounce_chunk = std::min({cfg_.get_chunk, cfg_.pack_chunk, r->want});
+    local_len = r->bounce_chunk * static_cast<size_t>(cfg_.get_inflight);
+    r->bounce.reset(new uint8_t[local_len]);
+    local = r->bounce.get();
+  }
   if (b->caps().needs_registration) {
     try {
-      b->reg(r->buf, r->want, &r->reg);
+      b->reg(local, local_len, &r->reg);
       r->registered = true;
       r->reg_btl = b;
     } catch (const std::exception& e) {
@@ -70,6 +81,7 @@ void PmlImpl::start_rndv_recv(RecvReq* r, int peer, const RtsHdr& h) {
           "pml: %s reg() of a %zu-byte receive buffer failed (%s); asking peer "
           "%d for the copy pipeline",
           b->caps().name, r->want, e.what(), peer);
+      r->bounce.reset();
       request_cts(r);
       return;
     }
@@ -78,6 +90,7 @@ void PmlImpl::start_rndv_recv(RecvReq* r, int peer, const RtsHdr& h) {
   for (int i = 0; i < cfg_.get_inflight; ++i) {
     r->chunks[i].c.fn = &PmlImpl::on_get_done;
     r->chunks[i].req = r;
+    if (r->conv) r->chunks[i].dst = r->bounce.get() + static_cast<size_t>(i) * r->bounce_chunk;
   }
   getters_.push_back(r);
   drive_get(r);
@@ -99,6 +112,7 @@ void PmlImpl::on_get_done(btl::Completion* c, int status) {
   RecvReq* r = chunk->req;
   chunk->busy = false;
   --r->inflight;
+  if (status == 0 && r->conv) r->conv->unpack(chunk->pos, chunk->dst, chunk->len);
   if (status == 0)
     r->done += chunk->len;
   else
@@ -116,11 +130,11 @@ void PmlImpl::drive_get(RecvReq* r) {
     for (int i = 0; i < cfg_.get_inflight && !slot; ++i)
       if (!r->chunks[i].busy) slot = &r->chunks[i];
     if (!slot) return;
-    size_t len = std::min(cfg_.get_chunk, r->want - r->next_get);
+    size_t len = std::min(r->conv ? r->bounce_chunk : cfg_.get_chunk, r->want - r->next_get);
+    uint8_t* dst = r->conv ? slot->dst : r->buf + r->next_get;
     btl::Status st;
     try {
-      st = b->get(r->peer, r->buf + r->next_get, lreg, r->remote_addr + r->next_get, r->rkey, len,
-                  &slot->c);
+      st = b->get(r->peer, dst, lreg, r->remote_addr + r->next_get, r->rkey, len, &slot->c);
     } catch (const std::exception& e) {
       common::log_verbose(
           "pml: %s get() of %zu bytes from peer %d failed (%s); asking for the "
@@ -130,12 +144,15 @@ void PmlImpl::drive_get(RecvReq* r) {
       return;
     }
     if (st == btl::Status::kRetry) return;
+    const size_t pos = r->next_get;
     r->next_get += len;
     if (st == btl::Status::kDone) {
+      if (r->conv) r->conv->unpack(pos, dst, len);
       r->done += len;
     } else {
       slot->busy = true;
       slot->len = len;
+      slot->pos = pos;
       ++r->inflight;
     }
   }
@@ -151,6 +168,7 @@ bool PmlImpl::finish_get(RecvReq* r) {
     r->reg_btl->dereg(&r->reg);
     r->registered = false;
   }
+  r->bounce.reset();
   if (r->get_failed) {
     common::log_verbose("pml: get() from peer %d failed; asking it for the copy pipeline", r->peer);
     r->next_get = 0;
@@ -192,7 +210,17 @@ int PmlImpl::drive_pipelines() {
       f.type = HdrType::kFrag;
       f.rreq = s->rreq;
       f.offset = s->frag_offset;
-      iovec iov{const_cast<uint8_t*>(s->buf + s->frag_offset), len};
+      const uint8_t* data;
+      if (s->conv) {
+        // send_am copies before it returns, so one scratch fragment serves every send; after
+        // kRetry the same range is packed again.
+        if (frag_scratch_.size() < len) frag_scratch_.resize(p.frag_payload);
+        s->conv->pack(s->frag_offset, frag_scratch_.data(), len);
+        data = frag_scratch_.data();
+      } else {
+        data = s->buf + s->frag_offset;
+      }
+      iovec iov{const_cast<uint8_t*>(data), len};
       if (p.btl->send_am(s->peer, kAmFrag, &f, sizeof f, &iov, 1) == btl::Status::kRetry) break;
       s->frag_offset += len;
       ++events;
@@ -264,7 +292,10 @@ void PmlImpl::on_frag(int peer, const void* hdr, size_t hdr_len, const void* pay
         static_cast<unsigned long long>(f.rreq));
     return;
   }
-  std::memcpy(r->buf + f.offset, payload, payload_len);
+  if (r->conv)
+    r->conv->unpack(f.offset, payload, payload_len);
+  else
+    std::memcpy(r->buf + f.offset, payload, payload_len);
   r->done += payload_len;
   if (r->done == r->want) complete(r);
 }

@@ -2,28 +2,78 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 
-#include "runtime/coll/coll.h"
+#include "runtime/comm_impl.h"
 #include "runtime/state.h"
+#include "runtime/topo.h"
 
 namespace mpr::runtime {
 
 namespace {
-// MPI_COMM_WORLD uses context ids 0/1 and MPI_COMM_SELF 2/3 in every process.
-constexpr uint32_t kWorldCtx = 0;
-constexpr uint32_t kSelfCtx = 2;
-constexpr uint32_t kFirstFreeCtx = 4;
+
+// Pairs in use by live communicators of this process (bit set = in use).
+uint64_t g_ctx_used[kCtxMaskWords];
+
+int pair_of(uint32_t ctx) { return static_cast<int>((ctx - kFirstFreeCtx) / 2); }
+
+void reserve_pair(int i) { g_ctx_used[i / 64] |= uint64_t{1} << (i % 64); }
+
+std::vector<uint64_t> free_mask() {
+  std::vector<uint64_t> m(kCtxMaskWords);
+  for (int i = 0; i < kCtxMaskWords; ++i) m[i] = ~g_ctx_used[i];
+  return m;
+}
+
+// Lowest pair free everywhere, or -1.
+int lowest_free(const std::vector<uint64_t>& m) {
+  for (int w = 0; w < kCtxMaskWords; ++w)
+    if (m[w]) return w * 64 + __builtin_ctzll(m[w]);
+  return -1;
+}
+
+int take(const char* fn, const std::vector<uint64_t>& mask, bool keep, uint32_t* out) {
+  int pair = lowest_free(mask);
+  if (pair < 0)
+    return make_error(MPI_ERR_INTERN, fn,
+                      "no context id free in every member: %d communicators already exist "
+                      "(free some with MPI_Comm_free)",
+                      kCtxPairs);
+  if (keep) reserve_pair(pair);
+  *out = kFirstFreeCtx + 2 * static_cast<uint32_t>(pair);
+  return MPI_SUCCESS;
+}
+
+std::vector<uint8_t> mask_bytes(const std::vector<uint64_t>& m) {
+  std::vector<uint8_t> b(m.size() * sizeof(uint64_t));
+  std::memcpy(b.data(), m.data(), b.size());
+  return b;
+}
+
 }  // namespace
 
 Comm::Comm(std::vector<int> peers, int my_rank, uint32_t ctx, MPI_Comm predefined_handle)
     : peers_(std::move(peers)),
       rank_(my_rank),
+      owns_ctx_(predefined_handle == MPI_COMM_NULL),
       ctx_(ctx),
       handle_(predefined_handle),
       errhandler_(errhandler_fatal()) {}
 
+Comm::Comm(std::vector<int> local, int my_rank, std::vector<int> remote, uint32_t ctx)
+    : peers_(std::move(local)),
+      remote_(std::move(remote)),
+      rank_(my_rank),
+      inter_(true),
+      owns_ctx_(true),
+      ctx_(ctx),
+      handle_(MPI_COMM_NULL),
+      errhandler_(errhandler_fatal()) {}
+
 Comm::~Comm() {
   magic_ = 0;
+  if (internal_) internal_->release();
+  if (owns_ctx_) release_context_id(ctx_);
   errhandler_release(errhandler_);
 }
 
@@ -37,6 +87,16 @@ void Comm::release() {
   if (--refs_ == 0) delete this;
 }
 
+Comm* Comm::internal() {
+  if (!internal_) {
+    internal_ = inter_ ? new Comm(peers_, rank_, remote_, ctx_ + 1)
+                       : new Comm(peers_, rank_, ctx_ + 1, MPI_COMM_NULL);
+    internal_->owns_ctx_ = false;  // borrowed: this communicator's collective context
+    internal_->name_ = name_ + " (internal)";
+  }
+  return internal_;
+}
+
 Comm* to_comm(MPI_Comm h) {
   auto v = reinterpret_cast<uintptr_t>(h);
   if (v == reinterpret_cast<uintptr_t>(MPI_COMM_WORLD)) return g_state.world;
@@ -47,6 +107,7 @@ Comm* to_comm(MPI_Comm h) {
 }
 
 void comms_init() {
+  std::memset(g_ctx_used, 0, sizeof g_ctx_used);
   const auto& bs = *g_state.bootstrap;
   std::vector<int> all(bs.size());
   for (int i = 0; i < bs.size(); ++i) all[i] = i;
@@ -54,7 +115,10 @@ void comms_init() {
   g_state.world->set_name("MPI_COMM_WORLD");
   g_state.self = new Comm({bs.rank()}, 0, kSelfCtx, MPI_COMM_SELF);
   g_state.self->set_name("MPI_COMM_SELF");
-  g_state.next_ctx = kFirstFreeCtx;
+}
+
+void comms_finalize_attrs() {
+  if (g_state.self) attrs_delete_all("MPI_Finalize", g_state.self);
 }
 
 void comms_fini() {
@@ -63,33 +127,96 @@ void comms_fini() {
   g_state.world = g_state.self = nullptr;
 }
 
-int agree_context_id(const char* fn, Comm* parent, uint32_t* out) {
-  uint64_t want = g_state.next_ctx, agreed = 0;
-  int rc = coll::allreduce_max_u64(fn, parent, want, &agreed);
+ctl::Channel local_channel(const Comm* c) { return {c->ctx_coll(), c->rank(), &c->peers()}; }
+
+ctl::Channel p2p_channel(const Comm* c) {
+  return {c->ctx_coll(), c->rank(), c->is_inter() ? &c->remote_peers() : &c->peers()};
+}
+
+int agree_ctx(const char* fn, const ctl::Channel& ch, int tag, bool keep, uint32_t* out) {
+  std::vector<uint64_t> mask = free_mask();
+  int rc = ctl::allreduce_and(fn, ch, tag, mask.data(), mask.size());
   if (rc != MPI_SUCCESS) return rc;
-  if (agreed > UINT32_MAX - 2) return make_error(MPI_ERR_INTERN, fn, "context ids exhausted");
-  *out = static_cast<uint32_t>(agreed);
-  g_state.next_ctx = *out + 2;
+  return take(fn, mask, keep, out);
+}
+
+int agree_ctx_inter(const char* fn, const ctl::Channel& local, int leader,
+                    const ctl::Channel* bridge, int remote_leader, int bridge_tag, bool keep,
+                    uint32_t* out) {
+  std::vector<uint64_t> mask = free_mask();
+  int rc = ctl::allreduce_and(fn, local, ctl::kTagCtlAgree, mask.data(), mask.size());
+  if (rc != MPI_SUCCESS) return rc;
+  std::vector<uint8_t> bytes = mask_bytes(mask);
+  if (local.me == leader) {
+    std::vector<uint8_t> theirs;
+    rc = ctl::exchange_vec(fn, *bridge, remote_leader, bridge_tag, bytes, &theirs);
+    if (rc != MPI_SUCCESS) return rc;
+    if (theirs.size() != bytes.size())
+      return make_error(MPI_ERR_INTERN, fn, "context id masks of the two groups differ in size");
+    for (size_t i = 0; i < bytes.size(); ++i) bytes[i] &= theirs[i];
+  }
+  rc = ctl::bcast_vec(fn, local, leader, ctl::kTagCtlAgree, &bytes);
+  if (rc != MPI_SUCCESS) return rc;
+  std::memcpy(mask.data(), bytes.data(), std::min(bytes.size(), mask.size() * 8));
+  return take(fn, mask, keep, out);
+}
+
+int agree_context_id(const char* fn, Comm* parent, uint32_t* out) {
+  if (!parent->is_inter())
+    return agree_ctx(fn, local_channel(parent), ctl::kTagCtlAgree, true, out);
+  ctl::Channel bridge = p2p_channel(parent);
+  return agree_ctx_inter(fn, local_channel(parent), 0, &bridge, 0, ctl::kTagCtlLeader, true, out);
+}
+
+void release_context_id(uint32_t ctx) {
+  if (ctx < kFirstFreeCtx) return;
+  int i = pair_of(ctx);
+  if (i < kCtxPairs) g_ctx_used[i / 64] &= ~(uint64_t{1} << (i % 64));
+}
+
+void inherit(Comm* child, const Comm* parent) { child->set_errhandler(parent->errhandler()); }
+
+int comm_clone(const char* fn, Comm* parent, Comm** out) {
+  uint32_t ctx = 0;
+  int rc = agree_context_id(fn, parent, &ctx);
+  if (rc != MPI_SUCCESS) return rc;
+  Comm* c = parent->is_inter()
+                ? new Comm(parent->peers(), parent->rank(), parent->remote_peers(), ctx)
+                : new Comm(parent->peers(), parent->rank(), ctx, MPI_COMM_NULL);
+  inherit(c, parent);
+  *out = c;
   return MPI_SUCCESS;
 }
 
 int comm_dup(Comm* parent, Comm** out) {
-  uint32_t ctx = 0;
-  int rc = agree_context_id("MPI_Comm_dup", parent, &ctx);
+  constexpr const char* fn = "MPI_Comm_dup";
+  Comm* c = nullptr;
+  int rc = comm_clone(fn, parent, &c);
   if (rc != MPI_SUCCESS) return rc;
-  auto* c = new Comm(parent->peers(), parent->rank(), ctx, MPI_COMM_NULL);
-  c->set_errhandler(parent->errhandler());
+  c->set_topo(parent->topo_ptr());
+  rc = attrs_copy(fn, parent, c);
+  if (rc != MPI_SUCCESS) {
+    attrs_delete_all(fn, c);
+    c->mark_freed();
+    c->release();
+    return rc;
+  }
   *out = c;
   return MPI_SUCCESS;
 }
 
 int comm_compare(const Comm* a, const Comm* b) {
   if (a == b) return MPI_IDENT;
-  if (a->peers() == b->peers()) return MPI_CONGRUENT;
-  std::vector<int> x = a->peers(), y = b->peers();
-  std::sort(x.begin(), x.end());
-  std::sort(y.begin(), y.end());
-  return x == y ? MPI_SIMILAR : MPI_UNEQUAL;
+  if (a->is_inter() != b->is_inter()) return MPI_UNEQUAL;
+  auto same_set = [](std::vector<int> x, std::vector<int> y) {
+    std::sort(x.begin(), x.end());
+    std::sort(y.begin(), y.end());
+    return x == y;
+  };
+  if (a->peers() == b->peers() && a->remote_peers() == b->remote_peers()) return MPI_CONGRUENT;
+  if (same_set(a->peers(), b->peers()) && same_set(a->remote_peers(), b->remote_peers()))
+    return MPI_SIMILAR;
+  return MPI_UNEQUAL;
 }
 
 }  // namespace mpr::runtime

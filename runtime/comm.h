@@ -1,34 +1,59 @@
 // Communicators: a group of job ranks plus two context ids, one for point-to-point traffic and
 // one for collectives, so collective messages can never match a user's receive.
+//
+// An intercommunicator has a local group (this process's side: rank(), size()) and a remote
+// group; point-to-point ranks name processes of the remote group. The pml matches on (context,
+// source rank in the sender's local group, tag), so both groups use the same context ids and a
+// receiver's "source rank" is naturally a rank in its remote group.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mpi.h"
+#include "runtime/attr.h"
 #include "runtime/errors.h"
 
 namespace mpr::runtime {
+
+struct Topology;
 
 class Comm {
  public:
   static constexpr unsigned kMagic = 0x436f6d6d;  // "Comm"
 
-  /// `peers[i]` is the job rank of communicator rank i; `my_rank` is this process's index.
+  /// Intracommunicator. `peers[i]` is the job rank of communicator rank i; `my_rank` is this
+  /// process's index. A non-predefined communicator owns `ctx` (and ctx + 1) and gives the
+  /// pair back to the context id allocator when it is destroyed.
   Comm(std::vector<int> peers, int my_rank, uint32_t ctx, MPI_Comm predefined_handle);
-  ~Comm();
+  /// Intercommunicator with local group `local` (this process is local[my_rank]) and remote
+  /// group `remote`.
+  Comm(std::vector<int> local, int my_rank, std::vector<int> remote, uint32_t ctx);
   Comm(const Comm&) = delete;
   Comm& operator=(const Comm&) = delete;
 
   bool valid() const { return magic_ == kMagic && !freed_; }
   int rank() const { return rank_; }
   int size() const { return static_cast<int>(peers_.size()); }
-  /// Job rank of communicator rank r (0 <= r < size()).
-  int peer(int r) const { return peers_[r]; }
+  bool is_inter() const { return inter_; }
+  int remote_size() const { return static_cast<int>(remote_.size()); }
+  /// Number of ranks point-to-point calls can address: size(), or remote_size() for an
+  /// intercommunicator.
+  int p2p_size() const { return inter_ ? remote_size() : size(); }
+  /// Job rank of the process point-to-point rank r (0 <= r < p2p_size()) addresses.
+  int peer(int r) const { return inter_ ? remote_[r] : peers_[r]; }
+  /// The local group's job ranks, in rank order.
   const std::vector<int>& peers() const { return peers_; }
+  /// The remote group's job ranks (empty for an intracommunicator).
+  const std::vector<int>& remote_peers() const { return remote_; }
   uint32_t ctx_p2p() const { return ctx_; }
   uint32_t ctx_coll() const { return ctx_ + 1; }
+  /// Sequence number of the next collective operation started on this communicator (the tags
+  /// of runtime/coll): every member starts collectives in the same order, so the values agree.
+  uint32_t next_coll_seq() { return coll_seq_++; }
   bool predefined() const { return handle_ != nullptr; }
   /// The handle users see: the predefined constant or this object's address.
   MPI_Comm handle() const {
@@ -40,6 +65,19 @@ class Comm {
   const std::string& name() const { return name_; }
   void set_name(std::string n) { name_ = std::move(n); }
 
+  AttrSet& attrs() { return attrs_; }
+  const Topology* topo() const { return topo_.get(); }
+  const std::shared_ptr<const Topology>& topo_ptr() const { return topo_; }
+  void set_topo(std::shared_ptr<const Topology> t) { topo_ = std::move(t); }
+  /// Hints given by MPI_Comm_set_info / MPI_Comm_dup_with_info (none change behaviour).
+  std::vector<std::pair<std::string, std::string>>& hints() { return hints_; }
+
+  /// A communicator over the same processes whose point-to-point context is this one's
+  /// collective context: runtime-internal traffic (neighborhood collectives) goes through the
+  /// ordinary point-to-point path with its datatype handling, yet can never match a user's
+  /// receive. Created on first use; owned by this communicator.
+  Comm* internal();
+
   /// Pending requests keep their communicator alive past MPI_Comm_free.
   void retain() { ++refs_; }
   void release();
@@ -47,14 +85,24 @@ class Comm {
   void mark_freed() { freed_ = true; }
 
  private:
+  ~Comm();
+
   unsigned magic_ = kMagic;
   std::vector<int> peers_;
+  std::vector<int> remote_;
   int rank_;
+  bool inter_ = false;
+  bool owns_ctx_ = false;
   uint32_t ctx_;
   MPI_Comm handle_;
   Errhandler* errhandler_;
   std::string name_;
+  AttrSet attrs_;
+  std::shared_ptr<const Topology> topo_;
+  std::vector<std::pair<std::string, std::string>> hints_;
+  Comm* internal_ = nullptr;
   int refs_ = 1;
+  uint32_t coll_seq_ = 0;
   bool freed_ = false;
 };
 
@@ -64,15 +112,37 @@ Comm* to_comm(MPI_Comm h);
 /// Build MPI_COMM_WORLD and MPI_COMM_SELF (at init) and destroy them (at finalize).
 void comms_init();
 void comms_fini();
+/// Start of MPI_Finalize, while communication still works: run the delete callbacks of the
+/// attributes on MPI_COMM_SELF (then MPI_COMM_WORLD), as MPI requires.
+void comms_finalize_attrs();
 
-/// Collective over `parent`: a context id pair (*out, *out + 1) unused by every member, the
-/// maximum of the members' next free ids. Every constructor of a new communicator (dup, and
-/// later split/create) goes through this. Returns an MPI error code (not raised).
+/// Collective over `parent` (both groups of an intercommunicator): a context id pair
+/// (*out, *out + 1) that no live communicator of any member uses, now reserved in every
+/// member. The caller passes it to a Comm constructor (which then owns it) or gives it back
+/// with release_context_id. Returns an MPI error code (not raised).
 int agree_context_id(const char* fn, Comm* parent, uint32_t* out);
-/// MPI_Comm_dup: same group and error handler as `parent`, fresh context ids.
-/// Returns an MPI error code; *out is set on success only.
+void release_context_id(uint32_t ctx);
+
+/// MPI_Comm_dup: same group(s), topology and error handler as `parent`, fresh context ids,
+/// attributes through their copy callbacks. Returns an MPI error code; *out set on success.
 int comm_dup(Comm* parent, Comm** out);
+/// A new communicator over the same group(s) with fresh context ids and the parent's error
+/// handler, but no attributes or topology (the topology constructors' base).
+int comm_clone(const char* fn, Comm* parent, Comm** out);
 /// MPI_IDENT / MPI_CONGRUENT / MPI_SIMILAR / MPI_UNEQUAL.
 int comm_compare(const Comm* a, const Comm* b);
+
+/// MPI_Comm_split (also the engine of Comm_create, Cart_create, Cart_sub, ...): collective
+/// over `parent`. *out is nullptr for MPI_UNDEFINED colors. Intercommunicators split into
+/// intercommunicators (local and remote processes of one color).
+int comm_split(const char* fn, Comm* parent, int color, int key, Comm** out);
+/// MPI_Comm_create_group: collective over the members of `group` (job ranks) only.
+int comm_create_group(const char* fn, Comm* parent, const std::vector<int>& group, int tag,
+                      Comm** out);
+/// MPI_Intercomm_create.
+int intercomm_create(const char* fn, Comm* local, int local_leader, Comm* peer_comm,
+                     int remote_leader, int tag, Comm** out);
+/// MPI_Intercomm_merge.
+int intercomm_merge(const char* fn, Comm* inter, bool high, Comm** out);
 
 }  // namespace mpr::runtime

@@ -1,8 +1,11 @@
 #include "runtime/datatype.h"
 
+#include <algorithm>
 #include <complex>
 #include <cstddef>
 #include <cstring>
+
+#include "runtime/dt/cursor.h"
 
 namespace mpr::runtime {
 
@@ -21,9 +24,11 @@ Datatype scalar(Basic b, const char* name) {
   d.name = name;
   d.size = sizeof(T);
   d.extent = sizeof(T);
+  d.true_extent = sizeof(T);
+  d.align = alignof(T);
   d.basic = b;
-  d.blocks = {{0, sizeof(T)}};
-  d.element_sizes = {static_cast<uint16_t>(sizeof(T))};
+  d.prog = dt::Program::block(0, sizeof(T));
+  d.sig = dt::Sig::basic({sizeof(T)});
   return d;
 }
 
@@ -33,14 +38,16 @@ Datatype pair(Basic b, const char* name) {
   d.name = name;
   d.size = sizeof(V) + sizeof(int);
   d.extent = sizeof(Pair<V>);
+  d.align = alignof(Pair<V>);
   d.basic = b;
   constexpr size_t index_at = offsetof(Pair<V>, index);
-  if (index_at == sizeof(V))
-    d.blocks = {{0, sizeof(V) + sizeof(int)}};
-  else
-    d.blocks = {{0, sizeof(V)}, {static_cast<ptrdiff_t>(index_at), sizeof(int)}};
-  d.contiguous = d.blocks.size() == 1 && d.size == static_cast<size_t>(d.extent);
-  d.element_sizes = {static_cast<uint16_t>(sizeof(V)), static_cast<uint16_t>(sizeof(int))};
+  d.true_extent = index_at + sizeof(int);
+  d.prog = dt::Program::block(0, sizeof(V));
+  d.prog.append(dt::Program::block(static_cast<ptrdiff_t>(index_at), sizeof(int)), 1, 0, 0);
+  ptrdiff_t disp;
+  size_t len;
+  d.contiguous = d.prog.single_block(&disp, &len) && len == static_cast<size_t>(d.extent);
+  d.sig = dt::Sig::basic({sizeof(V), sizeof(int)});
   return d;
 }
 
@@ -101,6 +108,11 @@ struct Table {
   }
 };
 
+// buf + off as an integer sum: with MPI_BOTTOM (null) the offset is an absolute address.
+char* at(const void* buf, ptrdiff_t off) {
+  return reinterpret_cast<char*>(reinterpret_cast<uintptr_t>(buf) + static_cast<uintptr_t>(off));
+}
+
 Table& table() {
   static Table t;
   return t;
@@ -109,60 +121,100 @@ Table& table() {
 }  // namespace
 
 void Datatype::pack(const void* buf, size_t count, void* out) const {
-  auto* src = static_cast<const char*>(buf);
-  auto* dst = static_cast<char*>(out);
-  if (contiguous) {
-    std::memcpy(dst, src, count * size);
+  ptrdiff_t off;
+  if (dense(count, &off)) {
+    if (count > 0 && size > 0) std::memcpy(out, at(buf, off), count * size);
     return;
   }
-  for (size_t i = 0; i < count; ++i, src += extent)
-    for (const Block& b : blocks) {
-      std::memcpy(dst, src + b.disp, b.len);
-      dst += b.len;
-    }
+  dt::Cursor c(*this, buf, count);
+  c.pack(out, c.total());
 }
 
 void Datatype::unpack(const void* in, size_t bytes, void* buf) const {
-  auto* src = static_cast<const char*>(in);
-  auto* dst = static_cast<char*>(buf);
-  if (contiguous) {
-    std::memcpy(dst, src, bytes);
+  if (bytes == 0 || size == 0) return;
+  size_t count = size ? (bytes + size - 1) / size : 0;
+  ptrdiff_t off;
+  if (dense(count, &off)) {
+    std::memcpy(at(buf, off), in, bytes);
     return;
   }
-  for (; bytes > 0; dst += extent)
-    for (const Block& b : blocks) {
-      size_t n = b.len < bytes ? b.len : bytes;
-      std::memcpy(dst + b.disp, src, n);
-      src += n;
-      bytes -= n;
-      if (bytes == 0) return;
-    }
+  dt::Cursor c(*this, buf, count);
+  c.unpack(in, bytes);
 }
 
 int64_t Datatype::elements_in(size_t bytes) const {
   if (size == 0) return 0;
-  int64_t n = static_cast<int64_t>(bytes / size) * static_cast<int64_t>(element_sizes.size());
+  auto n = static_cast<int64_t>(bytes / size * sig->elements());
   size_t rest = bytes % size;
-  for (uint16_t s : element_sizes) {
-    if (rest == 0) break;
-    if (rest < s) return -1;
-    rest -= s;
-    ++n;
-  }
-  return n;
+  if (rest == 0) return n;
+  int64_t more = sig->elements_in(rest);
+  return more < 0 ? -1 : n + more;
 }
 
 size_t Datatype::bytes_for_elements(int64_t n) const {
-  if (element_sizes.empty()) return 0;
-  auto per = static_cast<int64_t>(element_sizes.size());
-  size_t bytes = static_cast<size_t>(n / per) * size;
-  for (int64_t i = 0; i < n % per; ++i) bytes += element_sizes[i];
-  return bytes;
+  uint64_t per = sig->elements();
+  if (per == 0 || n <= 0) return 0;
+  auto u = static_cast<uint64_t>(n);
+  return static_cast<size_t>(u / per * size + sig->bytes_for(u % per));
 }
 
 int64_t Datatype::count_in(size_t bytes) const {
   if (size == 0) return bytes == 0 ? 0 : -1;
   return bytes % size == 0 ? static_cast<int64_t>(bytes / size) : -1;
+}
+
+bool Datatype::dense(size_t count, ptrdiff_t* offset) const {
+  *offset = 0;
+  if (count == 0 || size == 0) return true;
+  ptrdiff_t disp;
+  size_t len;
+  if (!prog.single_block(&disp, &len)) return false;
+  if (count > 1 && static_cast<ptrdiff_t>(len) != extent) return false;
+  *offset = disp;
+  return true;
+}
+
+void Datatype::span(size_t count, ptrdiff_t* lo, size_t* bytes) const {
+  if (count == 0 || size == 0) {
+    *lo = 0;
+    *bytes = 0;
+    return;
+  }
+  // Data and bounds both: code that works on elements in place (op kernels, user ops) may
+  // touch an element's padding up to its extent, as C struct assignment does.
+  ptrdiff_t reach = static_cast<ptrdiff_t>(count - 1) * extent;
+  *lo = std::min(true_lb, lb) + std::min<ptrdiff_t>(0, reach);
+  ptrdiff_t hi = std::max(true_lb + true_extent, lb + extent) + std::max<ptrdiff_t>(0, reach);
+  *bytes = static_cast<size_t>(hi - *lo);
+}
+
+void Datatype::copy(const void* src, void* dst, size_t count) const {
+  ptrdiff_t off;
+  if (dense(count, &off)) {
+    if (count > 0 && size > 0)
+      std::memcpy(at(dst, off), at(src, off), count * size);
+    return;
+  }
+  dt::Cursor from(*this, src, count), to(*this, dst, count);
+  char chunk[16384];
+  while (size_t n = from.pack(chunk, sizeof chunk)) to.unpack(chunk, n);
+}
+
+void Datatype::set_name(const char* n) {
+  name_storage = n;
+  name = name_storage.c_str();
+}
+
+void Datatype::retain() const {
+  if (!predefined) ++refs;
+}
+
+void Datatype::release() const {
+  if (predefined || --refs > 0) return;
+  for (Datatype* t : types) t->release();
+  auto* self = const_cast<Datatype*>(this);
+  self->magic = 0;
+  delete self;
 }
 
 Datatype* predefined_datatype(Basic b) { return &table().types[static_cast<int>(b)]; }

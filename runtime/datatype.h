@@ -1,14 +1,18 @@
-// Datatypes. Today only the predefined ones exist; the object already carries what a datatype
-// engine needs (size, lb, extent, a contiguity flag, the layout of one element as byte blocks,
-// the basic element type reductions work on), so derived-type constructors only have to build
-// these fields.
+// Datatypes: the predefined table and derived types built by the MPI_Type_* constructors.
+// A type's layout is a compact loop program (dt/program.h) that dt::Cursor packs and unpacks in
+// one pass; its signature (dt/signature.h) counts basic elements; constructors (dt/build.h)
+// also record what MPI_Type_get_contents returns.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "mpi.h"
+#include "runtime/dt/program.h"
+#include "runtime/dt/signature.h"
 
 namespace mpr::runtime {
 
@@ -29,26 +33,34 @@ class Datatype {
  public:
   static constexpr unsigned kMagic = 0x44747970;  // "Dtyp"
 
-  /// A run of bytes of one element, at `disp` from the element's start.
-  struct Block {
-    ptrdiff_t disp;
-    size_t len;
-  };
-
   unsigned magic = kMagic;
-  const char* name = "";
+  const char* name = "";    ///< MPI_Type_get_name; points at a literal or at name_storage
   size_t size = 0;          ///< bytes of data in one element (MPI_Type_size)
   ptrdiff_t lb = 0;         ///< MPI_Type_get_extent
   ptrdiff_t extent = 0;
-  /// One block at displacement 0 covering the whole extent: a buffer of n elements is n*size
-  /// contiguous bytes and goes to the pml as it is.
+  ptrdiff_t true_lb = 0;    ///< MPI_Type_get_true_extent: where the data really lies
+  ptrdiff_t true_extent = 0;
+  size_t align = 1;         ///< strictest alignment of its basic types (struct extent padding)
+  /// n elements are n * size contiguous bytes starting at buf + true_lb: they go to the pml
+  /// as they are, without packing.
   bool contiguous = true;
   bool committed = true;
   bool predefined = true;
-  Basic basic = Basic::kNone;            ///< element type reduction kernels operate on
-  std::vector<Block> blocks;             ///< one element's data (disp from the element start)
-  std::vector<uint16_t> element_sizes;   ///< sizes of one element's basic elements, in order
+  /// Built from a resized type somewhere: its bounds were set by the user, so constructors
+  /// containing it do not pad their extent to the alignment.
+  bool explicit_bounds = false;
+  Basic basic = Basic::kNone;  ///< the one basic type of all elements (reductions), or kNone
+  dt::Program prog;            ///< layout of one element, displacements from the element start
+  std::shared_ptr<const dt::Sig> sig;  ///< basic elements of one element
   MPI_Datatype handle = MPI_DATATYPE_NULL;
+
+  // Derived types only.
+  mutable int refs = 1;          ///< the user's handle, derived types using it, requests
+  int combiner = MPI_COMBINER_NAMED;
+  std::vector<int> ints;         ///< MPI_Type_get_contents arguments
+  std::vector<MPI_Aint> aints;
+  std::vector<Datatype*> types;  ///< retained
+  std::string name_storage;
 
   /// Copy `count` elements at `buf` into `out` (count * size bytes, no gaps).
   void pack(const void* buf, size_t count, void* out) const;
@@ -60,6 +72,20 @@ class Datatype {
   size_t bytes_for_elements(int64_t n) const;
   /// Number of whole elements in `bytes` packed bytes, or -1 if it is not a whole number.
   int64_t count_in(size_t bytes) const;
+  /// True if `count` elements are one contiguous run of count * size bytes; *offset is where
+  /// it starts relative to the buffer.
+  bool dense(size_t count, ptrdiff_t* offset) const;
+  /// The memory `count` elements occupy, data, gaps and bounds: [buf + lo, buf + lo + bytes).
+  void span(size_t count, ptrdiff_t* lo, size_t* bytes) const;
+  /// Copy the data of `count` elements from `src` to `dst` (same layout), leaving the gaps of
+  /// `dst` untouched.
+  void copy(const void* src, void* dst, size_t count) const;
+
+  void set_name(const char* n);
+  /// Reference counting of derived types; no-ops on predefined ones. The last release deletes
+  /// the type and releases the types it was built from.
+  void retain() const;
+  void release() const;
 };
 
 /// The datatype behind a handle, or nullptr if null or invalid.

@@ -6,6 +6,7 @@
 
 #include "common/log.h"
 #include "runtime/comm.h"
+#include "runtime/errors_user.h"
 #include "runtime/state.h"
 
 namespace mpr::runtime {
@@ -87,7 +88,7 @@ static_assert(sizeof(kClasses) / sizeof(kClasses[0]) == kLastClass + 1);
 // Messages of the most recent codes. A code is (seq << kClassBits) | class with seq >= 1;
 // seq wraps well below MPI_ERR_LASTCODE so codes stay valid forever.
 constexpr int kMessageRing = 64;
-constexpr int kSeqLimit = (MPI_ERR_LASTCODE >> kClassBits) - 1;
+constexpr int kSeqLimit = (MPI_ERR_LASTCODE >> kClassBits) - 1 - kUserCodeSeqs;
 struct Recorded {
   int code = 0;
   char text[MPI_MAX_ERROR_STRING] = {};
@@ -190,11 +191,12 @@ int raise(Comm* comm, int code) {
 int error_class_of(int code) {
   if (code < 0 || code > MPI_ERR_LASTCODE) return MPI_ERR_UNKNOWN;
   int cls = code & ((1 << kClassBits) - 1);
-  return cls <= kLastClass ? cls : MPI_ERR_UNKNOWN;
+  return cls <= kLastClass || is_user_class(cls) ? cls : MPI_ERR_UNKNOWN;
 }
 
 std::string error_string(int code) {
   if (code < 0 || code > MPI_ERR_LASTCODE) return {};
+  if (is_user_error(code)) return user_error_string(code);
   int cls = code & ((1 << kClassBits) - 1);
   if (cls > kLastClass) return {};
   if (code > kLastClass)

@@ -101,6 +101,7 @@ int init(const char* fn, int required, int* provided) {
 }
 
 int finalize(const char* fn) {
+  comms_finalize_attrs();
   g_state.bsend->drain();
   reap_orphans(true);
   try {

@@ -2,6 +2,8 @@
 
 #include <cstdint>
 
+#include "runtime/dt/convertor.h"
+
 namespace mpr::runtime {
 
 namespace {
@@ -58,7 +60,13 @@ void op_apply(const Op* op, const void* in, void* inout, int count, const Dataty
     op->fn(const_cast<void*>(in), inout, &len, &h);
     return;
   }
-  op_kernel(op->id, type->basic)(in, inout, static_cast<size_t>(count));
+  Kernel k = op_kernel(op->id, type->basic);
+  if (!type->predefined) {
+    // A derived type of one basic type: its elements are scattered over its layout.
+    dt::apply_kernel(k, in, inout, static_cast<size_t>(count), type);
+    return;
+  }
+  k(in, inout, static_cast<size_t>(count));
 }
 
 }  // namespace mpr::runtime

@@ -1,43 +1,56 @@
 #include "runtime/p2p.h"
 
+#include <cstdint>
 #include <memory>
 
+#include "runtime/dt/convertor.h"
 #include "runtime/request.h"
 #include "runtime/state.h"
 
 namespace mpr::runtime {
 
+// Contiguous data (predefined or derived) goes to the pml as it is. Anything else travels as
+// its packed bytes through a TypeConvertor: the pml packs and unpacks as the protocol moves
+// data, so a large message is never staged whole. The wrapper request owns the convertor.
+
+namespace {
+// buf + off as an integer sum: with MPI_BOTTOM (null) the offset is an absolute address.
+void* offset_ptr(const void* buf, ptrdiff_t off) {
+  return reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(buf) + static_cast<uintptr_t>(off));
+}
+}  // namespace
+
 pml::Request* start_send(Comm* comm, const void* buf, int count, const Datatype* type, int dest,
                          int tag, pml::SendMode mode) {
   if (dest == MPI_PROC_NULL) return completed_request(comm, MPI_PROC_NULL, MPI_ANY_TAG);
-  size_t bytes = static_cast<size_t>(count) * type->size;
-  int peer = comm->peer(dest);
-  if (type->contiguous || count == 0)
-    return adopt(the_pml().isend(buf, bytes, peer, comm->rank(), tag, comm->ctx_p2p(), mode),
+  const size_t bytes = static_cast<size_t>(count) * type->size;
+  const int peer = comm->peer(dest);
+  ptrdiff_t off;
+  if (type->dense(static_cast<size_t>(count), &off))
+    return adopt(the_pml().isend(offset_ptr(buf, off), bytes, peer, comm->rank(), tag,
+                                 comm->ctx_p2p(), mode),
                  comm);
-  auto staging = std::make_unique<char[]>(bytes);
-  type->pack(buf, static_cast<size_t>(count), staging.get());
+  auto cv = std::make_unique<dt::TypeConvertor>(type, buf, static_cast<size_t>(count));
   pml::Request* inner =
-      the_pml().isend(staging.get(), bytes, peer, comm->rank(), tag, comm->ctx_p2p(), mode);
+      the_pml().isend_conv(cv.get(), bytes, peer, comm->rank(), tag, comm->ctx_p2p(), mode);
   RtRequest* w = wrapper_request(comm, inner);
-  w->staging = std::move(staging);
+  w->conv = std::move(cv);
   return w;
 }
 
 namespace {
 
-// Receives of non-contiguous types land in a packed staging buffer and are unpacked at
-// completion.
-template <class Post>
-pml::Request* recv_common(Comm* comm, void* buf, int count, const Datatype* type, Post post) {
-  size_t bytes = static_cast<size_t>(count) * type->size;
-  if (type->contiguous || count == 0) return adopt(post(buf, bytes), comm);
-  auto staging = std::make_unique<char[]>(bytes);
-  pml::Request* inner = post(staging.get(), bytes);
+template <class Post, class PostConv>
+pml::Request* recv_common(Comm* comm, void* buf, int count, const Datatype* type, Post post,
+                          PostConv post_conv) {
+  const size_t bytes = static_cast<size_t>(count) * type->size;
+  ptrdiff_t off;
+  if (type->dense(static_cast<size_t>(count), &off))
+    return adopt(post(offset_ptr(buf, off), bytes), comm);
+  auto cv = std::make_unique<dt::TypeConvertor>(type, buf, static_cast<size_t>(count));
+  pml::Request* inner = post_conv(cv.get(), bytes);
   RtRequest* w = wrapper_request(comm, inner);
-  w->staging = std::move(staging);
-  w->unpack_type = type;
-  w->user_buf = buf;
+  w->conv = std::move(cv);
   return w;
 }
 
@@ -46,15 +59,18 @@ pml::Request* recv_common(Comm* comm, void* buf, int count, const Datatype* type
 pml::Request* start_recv(Comm* comm, void* buf, int count, const Datatype* type, int source,
                          int tag) {
   if (source == MPI_PROC_NULL) return completed_request(comm, MPI_PROC_NULL, MPI_ANY_TAG);
-  return recv_common(comm, buf, count, type, [&](void* b, size_t n) {
-    return the_pml().irecv(b, n, source, tag, comm->ctx_p2p());
-  });
+  const uint32_t ctx = comm->ctx_p2p();
+  return recv_common(
+      comm, buf, count, type,
+      [&](void* b, size_t n) { return the_pml().irecv(b, n, source, tag, ctx); },
+      [&](pml::Convertor* cv, size_t n) { return the_pml().irecv_conv(cv, n, source, tag, ctx); });
 }
 
 pml::Request* start_mrecv(Comm* comm, void* buf, int count, const Datatype* type,
                           pml::Message* msg) {
-  return recv_common(comm, buf, count, type,
-                     [&](void* b, size_t n) { return the_pml().imrecv(b, n, msg); });
+  return recv_common(
+      comm, buf, count, type, [&](void* b, size_t n) { return the_pml().imrecv(b, n, msg); },
+      [&](pml::Convertor* cv, size_t n) { return the_pml().imrecv_conv(cv, n, msg); });
 }
 
 int wait_and_finish(const char* fn, pml::Request* r, MPI_Status* st) {

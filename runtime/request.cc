@@ -7,6 +7,7 @@
 
 #include "common/params.h"
 #include "runtime/errors.h"
+#include "runtime/request_ext.h"
 #include "runtime/state.h"
 
 namespace mpr::runtime {
@@ -25,14 +26,6 @@ void finish_wrapper(RtRequest* w) {
   w->complete = true;
 }
 
-void destroy(pml::Request* r) {
-  Comm* comm = request_comm(r);
-  if (r->kind == pml::Request::Kind::kGeneric)
-    delete static_cast<RtRequest*>(r);
-  else
-    the_pml().release(r);
-  if (comm) comm->release();
-}
 
 int64_t spin_limit() {
   static const int64_t n = common::param_int("MPR_SPIN_COUNT");
@@ -40,6 +33,15 @@ int64_t spin_limit() {
 }
 
 }  // namespace
+
+void request_destroy(pml::Request* r) {
+  Comm* comm = request_comm(r);
+  if (r->kind == pml::Request::Kind::kGeneric)
+    delete static_cast<RtRequest*>(r);  // virtual: the subtypes free their children
+  else
+    the_pml().release(r);
+  if (comm) comm->release();
+}
 
 pml::Request* adopt(pml::Request* r, Comm* comm) {
   comm->retain();
@@ -97,6 +99,15 @@ void Poller::poll() {
 }
 
 int request_status(const char* fn, const pml::Request* r, MPI_Status* st) {
+  if (auto* g = as_generalized(const_cast<pml::Request*>(r))) {
+    // The user's query callback fills the status; its return value is the request's error.
+    MPI_Status tmp;
+    status_set(&tmp, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0, false);
+    int code = g->query_fn ? g->query_fn(g->extra_state, &tmp) : MPI_SUCCESS;
+    tmp.MPI_ERROR = code;
+    if (st) *st = tmp;
+    return code;
+  }
   const pml::Status& s = r->status;
   int code = MPI_SUCCESS;
   if (s.error == pml::kErrTruncate)
@@ -112,17 +123,27 @@ int request_status(const char* fn, const pml::Request* r, MPI_Status* st) {
 
 int request_finish(const char* fn, pml::Request* r, MPI_Status* st) {
   int code = request_status(fn, r, st);
-  destroy(r);
+  if (auto* p = as_persistent(r)) {
+    // Inactive again: later waits see an empty status until the next MPI_Start.
+    p->started = false;
+    p->status = pml::Status{};
+    return code;
+  }
+  request_destroy(r);
   return code;
 }
 
 void request_free(pml::Request* r) {
+  if (auto* p = as_persistent(r); p && !p->started) {
+    request_destroy(r);
+    return;
+  }
   if (r->kind == pml::Request::Kind::kGeneric && !request_test(r)) {
     // Its staging buffer is still in use by the pml: keep it until the transfer ends.
     g_orphans.push_back(static_cast<RtRequest*>(r));
     return;
   }
-  destroy(r);
+  request_destroy(r);
 }
 
 void reap_orphans(bool block) {
@@ -130,7 +151,7 @@ void reap_orphans(bool block) {
     RtRequest* r = g_orphans[i];
     if (block) request_wait(r);
     if (request_test(r)) {
-      destroy(r);
+      request_destroy(r);
       g_orphans[i] = g_orphans.back();
       g_orphans.pop_back();
     } else {

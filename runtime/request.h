@@ -16,11 +16,15 @@
 namespace mpr::runtime {
 
 struct RtRequest : pml::Request {
+  /// Plain: a wrapper or an already complete request. The others are request_ext.h's.
+  enum class Sub : uint8_t { kPlain, kPersistent, kGeneralized, kCompound };
   RtRequest() { kind = Kind::kGeneric; }
+  Sub sub = Sub::kPlain;
   pml::Request* inner = nullptr;     ///< pml request this one completes with (may be null)
   const Datatype* unpack_type = nullptr;  ///< receive: unpack staging into user_buf
   void* user_buf = nullptr;
   std::unique_ptr<char[]> staging;   ///< packed bytes of a non-contiguous transfer
+  std::unique_ptr<pml::Convertor> conv;  ///< non-contiguous transfer moved by the pml
 };
 
 inline Comm* request_comm(const pml::Request* r) { return static_cast<Comm*>(r->user); }
@@ -51,10 +55,13 @@ class Poller {
 /// `fn`'s name, not raised). The request stays as it is (MPI_Request_get_status).
 int request_status(const char* fn, const pml::Request* r, MPI_Status* st);
 /// For a complete request: fill *st (if not null), return its MPI error code (made with `fn`'s
-/// name, not raised), and free the request.
+/// name, not raised), and free the request; a persistent request becomes inactive instead.
 int request_finish(const char* fn, pml::Request* r, MPI_Status* st);
 /// MPI_Request_free: release now or, if still active, as soon as it completes.
 void request_free(pml::Request* r);
+/// Free a request now, whatever its state (it must not be in use by the pml any more unless it
+/// is the pml's own, which then frees it when it completes).
+void request_destroy(pml::Request* r);
 /// Release requests freed while still active that have completed since; `block` waits for all.
 void reap_orphans(bool block);
 

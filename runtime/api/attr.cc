@@ -1,6 +1,9 @@
-// Attributes: the predefined ones every communicator carries.
+// Attributes: keyvals with copy/delete callbacks, set/get/delete on communicators, the
+// predefined attributes every communicator answers, and the deprecated MPI-1 names.
 #include "runtime/api/check.h"
+#include "runtime/attr.h"
 #include "runtime/comm.h"
+#include "runtime/errors_user.h"
 
 using namespace mpr::runtime;
 using namespace mpr::runtime::api;
@@ -19,35 +22,144 @@ struct PredefinedAttrs {
 };
 PredefinedAttrs g_attrs;
 
-}  // namespace
+// *value is the address of the predefined value, or nullptr when it is not set.
+void predefined(int keyval, int** value) {
+  g_attrs.universe_size = g_state.bootstrap->universe_size();
+  g_attrs.appnum = g_state.bootstrap->appnum();
+  *value = nullptr;
+  switch (keyval) {
+    case MPI_TAG_UB: *value = &g_attrs.tag_ub; break;
+    case MPI_HOST: *value = &g_attrs.host; break;
+    case MPI_IO: *value = &g_attrs.io; break;
+    case MPI_WTIME_IS_GLOBAL: *value = &g_attrs.wtime_is_global; break;
+    case MPI_UNIVERSE_SIZE:
+      if (g_attrs.universe_size > 0) *value = &g_attrs.universe_size;
+      break;
+    case MPI_LASTUSEDCODE: *value = &g_attrs.lastusedcode; break;
+    case MPI_APPNUM:
+      if (g_attrs.appnum >= 0) *value = &g_attrs.appnum;
+      break;
+    default: break;
+  }
+}
 
-extern "C" int PMPI_Comm_get_attr(MPI_Comm h, int keyval, void* attribute_val, int* flag) {
-  constexpr const char* fn = "MPI_Comm_get_attr";
+int check_keyval(const char* fn, Comm* comm, int id, Keyval** out) {
+  *out = to_keyval(id);
+  if (*out) return MPI_SUCCESS;
+  if (is_predefined_keyval(id))
+    return raise_error(comm, MPI_ERR_KEYVAL, fn, "keyval %d is predefined and read-only", id);
+  return raise_error(comm, MPI_ERR_KEYVAL, fn, "invalid keyval %d", id);
+}
+
+int create_keyval(const char* fn, MPI_Comm_copy_attr_function* copy_fn,
+                  MPI_Comm_delete_attr_function* delete_fn, int* keyval, void* extra_state) {
+  MPR_TRY(check_running(fn));
+  MPR_TRY(check_arg(fn, nullptr, keyval, "keyval is NULL"));
+  *keyval = keyval_create(copy_fn, delete_fn, extra_state);
+  return MPI_SUCCESS;
+}
+
+int free_keyval(const char* fn, int* keyval) {
+  MPR_TRY(check_running(fn));
+  MPR_TRY(check_arg(fn, nullptr, keyval, "keyval is NULL"));
+  Keyval* kv;
+  MPR_TRY(check_keyval(fn, nullptr, *keyval, &kv));
+  keyval_free(kv);
+  *keyval = MPI_KEYVAL_INVALID;
+  return MPI_SUCCESS;
+}
+
+int set_attr(const char* fn, MPI_Comm h, int keyval, void* value) {
+  Comm* comm;
+  Keyval* kv;
+  MPR_TRY(check_running(fn));
+  MPR_TRY(check_comm(fn, h, &comm));
+  MPR_TRY(check_keyval(fn, comm, keyval, &kv));
+  return raise(comm, attr_set(fn, comm, kv, value));
+}
+
+int get_attr(const char* fn, MPI_Comm h, int keyval, void* attribute_val, int* flag) {
   Comm* comm;
   MPR_TRY(check_running(fn));
   MPR_TRY(check_comm(fn, h, &comm));
   MPR_TRY(check_arg(fn, comm, attribute_val && flag, "attribute_val or flag is NULL"));
-  g_attrs.universe_size = g_state.bootstrap->universe_size();
-  g_attrs.appnum = g_state.bootstrap->appnum();
-  int* value = nullptr;
-  switch (keyval) {
-    case MPI_TAG_UB: value = &g_attrs.tag_ub; break;
-    case MPI_HOST: value = &g_attrs.host; break;
-    case MPI_IO: value = &g_attrs.io; break;
-    case MPI_WTIME_IS_GLOBAL: value = &g_attrs.wtime_is_global; break;
-    case MPI_UNIVERSE_SIZE:
-      if (g_attrs.universe_size > 0) value = &g_attrs.universe_size;
-      break;
-    case MPI_LASTUSEDCODE: value = &g_attrs.lastusedcode; break;
-    case MPI_APPNUM:
-      if (g_attrs.appnum >= 0) value = &g_attrs.appnum;
-      break;
-    default:
-      return raise_error(comm, MPI_ERR_KEYVAL, fn, "invalid keyval %d", keyval);
+  if (is_predefined_keyval(keyval)) {
+    int* value;
+    predefined(keyval, &value);
+    if (keyval == MPI_LASTUSEDCODE && last_user_code() > g_attrs.lastusedcode)
+      g_attrs.lastusedcode = last_user_code();
+    *flag = value != nullptr;
+    // attribute_val is really an int** for the predefined attributes.
+    if (value) *static_cast<int**>(attribute_val) = value;
+    return MPI_SUCCESS;
   }
-  *flag = value != nullptr;
-  // attribute_val is really an int** for the predefined attributes.
-  if (value) *static_cast<int**>(attribute_val) = value;
+  if (!to_keyval(keyval))
+    return raise_error(comm, MPI_ERR_KEYVAL, fn, "invalid keyval %d", keyval);
+  AttrSet::Entry* e = comm->attrs().find(keyval);
+  *flag = e != nullptr;
+  // attribute_val is really a void** for user attributes.
+  if (e) *static_cast<void**>(attribute_val) = e->value;
   return MPI_SUCCESS;
 }
+
+int delete_attr(const char* fn, MPI_Comm h, int keyval) {
+  Comm* comm;
+  Keyval* kv;
+  MPR_TRY(check_running(fn));
+  MPR_TRY(check_comm(fn, h, &comm));
+  MPR_TRY(check_keyval(fn, comm, keyval, &kv));
+  return raise(comm, attr_delete(fn, comm, keyval));
+}
+
+}  // namespace
+
+extern "C" int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function* copy_fn,
+                                       MPI_Comm_delete_attr_function* delete_fn, int* keyval,
+                                       void* extra_state) {
+  return create_keyval("MPI_Comm_create_keyval", copy_fn, delete_fn, keyval, extra_state);
+}
+MPR_WEAK_ALIAS(Comm_create_keyval);
+
+extern "C" int PMPI_Comm_free_keyval(int* keyval) {
+  return free_keyval("MPI_Comm_free_keyval", keyval);
+}
+MPR_WEAK_ALIAS(Comm_free_keyval);
+
+extern "C" int PMPI_Comm_set_attr(MPI_Comm comm, int keyval, void* attribute_val) {
+  return set_attr("MPI_Comm_set_attr", comm, keyval, attribute_val);
+}
+MPR_WEAK_ALIAS(Comm_set_attr);
+
+extern "C" int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void* attribute_val, int* flag) {
+  return get_attr("MPI_Comm_get_attr", comm, keyval, attribute_val, flag);
+}
 MPR_WEAK_ALIAS(Comm_get_attr);
+
+extern "C" int PMPI_Comm_delete_attr(MPI_Comm comm, int keyval) {
+  return delete_attr("MPI_Comm_delete_attr", comm, keyval);
+}
+MPR_WEAK_ALIAS(Comm_delete_attr);
+
+extern "C" int PMPI_Keyval_create(MPI_Copy_function* copy_fn, MPI_Delete_function* delete_fn,
+                                  int* keyval, void* extra_state) {
+  return create_keyval("MPI_Keyval_create", copy_fn, delete_fn, keyval, extra_state);
+}
+MPR_WEAK_ALIAS(Keyval_create);
+
+extern "C" int PMPI_Keyval_free(int* keyval) { return free_keyval("MPI_Keyval_free", keyval); }
+MPR_WEAK_ALIAS(Keyval_free);
+
+extern "C" int PMPI_Attr_put(MPI_Comm comm, int keyval, void* attribute_val) {
+  return set_attr("MPI_Attr_put", comm, keyval, attribute_val);
+}
+MPR_WEAK_ALIAS(Attr_put);
+
+extern "C" int PMPI_Attr_get(MPI_Comm comm, int keyval, void* attribute_val, int* flag) {
+  return get_attr("MPI_Attr_get", comm, keyval, attribute_val, flag);
+}
+MPR_WEAK_ALIAS(Attr_get);
+
+extern "C" int PMPI_Attr_delete(MPI_Comm comm, int keyval) {
+  return delete_attr("MPI_Attr_delete", comm, keyval);
+}
+MPR_WEAK_ALIAS(Attr_delete);

@@ -46,16 +46,18 @@ inline int check_count(const char* fn, Comm* comm, int count) {
 
 inline int check_buffer(const char* fn, Comm* comm, const void* buf, int count,
                         const Datatype* type) {
-  if (buf || count == 0 || type->size == 0) return MPI_SUCCESS;
+  // Derived types may hold absolute addresses (MPI_Get_address) used with MPI_BOTTOM (NULL).
+  if (buf || count == 0 || type->size == 0 || !type->predefined) return MPI_SUCCESS;
   return raise_error(comm, MPI_ERR_BUFFER, fn, "NULL buffer with count %d of %s", count,
                      type->name);
 }
 
-/// dest of a send: a rank of the communicator or MPI_PROC_NULL.
+/// dest of a send: a rank of the communicator (of the remote group of an intercommunicator)
+/// or MPI_PROC_NULL.
 inline int check_dest(const char* fn, Comm* comm, int dest) {
-  if ((dest >= 0 && dest < comm->size()) || dest == MPI_PROC_NULL) return MPI_SUCCESS;
-  return raise_error(comm, MPI_ERR_RANK, fn, "invalid rank %d (communicator size %d)", dest,
-                     comm->size());
+  if ((dest >= 0 && dest < comm->p2p_size()) || dest == MPI_PROC_NULL) return MPI_SUCCESS;
+  return raise_error(comm, MPI_ERR_RANK, fn, "invalid rank %d (%s size %d)", dest,
+                     comm->is_inter() ? "remote group" : "communicator", comm->p2p_size());
 }
 
 /// source of a receive or probe: also MPI_ANY_SOURCE.

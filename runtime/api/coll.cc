@@ -1,11 +1,32 @@
-// Collectives: barrier, bcast, reduce, allreduce, reduce_local.
+// Collectives, blocking and nonblocking, and MPI_Reduce_local. Each entry point checks its
+// arguments, stages the user's buffers as contiguous bytes (coll::Call), appends the algorithm's
+// steps to the call's schedule and finishes it: a blocking call runs it, a nonblocking one
+// hands back a request the progress engine drives.
+#include <vector>
+
 #include "runtime/api/check.h"
+#include "runtime/coll/call.h"
 #include "runtime/coll/coll.h"
 
 using namespace mpr::runtime;
 using namespace mpr::runtime::api;
+using mpr::runtime::coll::Call;
+using mpr::runtime::coll::Span;
 
 namespace {
+
+int check_coll_comm(const char* fn, MPI_Comm h, Comm** comm) {
+  MPR_TRY(check_running(fn));
+  MPR_TRY(check_comm(fn, h, comm));
+  if ((*comm)->is_inter())
+    return raise_error(*comm, MPI_ERR_COMM, fn,
+                       "collectives on intercommunicators are not supported");
+  return MPI_SUCCESS;
+}
+
+int check_request_arg(const char* fn, Comm* comm, MPI_Request* req) {
+  return check_arg(fn, comm, req != nullptr, "request is NULL");
+}
 
 // The op must be defined on the type, and MPI_REPLACE / MPI_NO_OP belong to one-sided
 // accumulates only.
@@ -19,83 +40,655 @@ int check_op_for(const char* fn, Comm* comm, const Op* op, const Datatype* dt) {
   return MPI_SUCCESS;
 }
 
-int check_reduction(const char* fn, MPI_Comm h, const void* sendbuf, const void* recvbuf,
-                    int count, MPI_Datatype type, MPI_Op op, bool recv_here, Comm** comm,
-                    Datatype** dt, Op** o) {
-  MPR_TRY(check_running(fn));
-  MPR_TRY(check_comm(fn, h, comm));
-  MPR_TRY(check_count(fn, *comm, count));
-  MPR_TRY(check_type(fn, *comm, type, dt));
-  MPR_TRY(check_op(fn, *comm, op, o));
-  MPR_TRY(check_op_for(fn, *comm, *o, *dt));
-  if (sendbuf != MPI_IN_PLACE) MPR_TRY(check_buffer(fn, *comm, sendbuf, count, *dt));
+int check_data(const char* fn, Comm* comm, const void* buf, int count, MPI_Datatype type,
+               Datatype** dt) {
+  MPR_TRY(check_count(fn, comm, count));
+  MPR_TRY(check_type(fn, comm, type, dt));
+  return check_buffer(fn, comm, buf, count, *dt);
+}
+
+int check_counts(const char* fn, Comm* comm, const int* counts, const int* displs, int n,
+                 const char* what) {
+  if (!counts || (!displs && what))
+    return raise_error(comm, MPI_ERR_ARG, fn, "%s%s array is NULL", what ? what : "",
+                       counts ? "displs" : "counts");
+  for (int i = 0; i < n; ++i)
+    if (counts[i] < 0)
+      return raise_error(comm, MPI_ERR_COUNT, fn, "invalid count %d for rank %d", counts[i], i);
+  return MPI_SUCCESS;
+}
+
+// The common checks of a reduction; `recv_here` says whether this rank writes recvbuf.
+int check_reduction(const char* fn, Comm* comm, const void* sendbuf, const void* recvbuf,
+                    int count, MPI_Datatype type, MPI_Op op, bool recv_here, Datatype** dt,
+                    Op** o) {
+  MPR_TRY(check_count(fn, comm, count));
+  MPR_TRY(check_type(fn, comm, type, dt));
+  MPR_TRY(check_op(fn, comm, op, o));
+  MPR_TRY(check_op_for(fn, comm, *o, *dt));
+  if (sendbuf != MPI_IN_PLACE) MPR_TRY(check_buffer(fn, comm, sendbuf, count, *dt));
   if (recv_here) {
-    MPR_TRY(check_buffer(fn, *comm, recvbuf, count, *dt));
+    MPR_TRY(check_buffer(fn, comm, recvbuf, count, *dt));
     if (sendbuf == recvbuf && count > 0)
-      return raise_error(*comm, MPI_ERR_BUFFER, fn,
+      return raise_error(comm, MPI_ERR_BUFFER, fn,
                          "sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)");
   }
   return MPI_SUCCESS;
 }
 
+char* at(const void* buf, size_t elems, const Datatype* t) {
+  return static_cast<char*>(const_cast<void*>(buf)) + static_cast<ptrdiff_t>(elems) * t->extent;
+}
+
+// ---- one implementation per collective; req == nullptr means the blocking call ----------------
+
+int barrier(const char* fn, MPI_Comm h, MPI_Request* req) {
+  Comm* comm;
+  MPR_TRY(check_coll_comm(fn, h, &comm));
+  if (req) MPR_TRY(check_request_arg(fn, comm, req));
+  Call c(fn, comm, req);
+  coll::barrier(c.s());
+  return c.finish();
+}
+
+int bcast(const char* fn, void* buffer, int count, MPI_Datatype type, int root, MPI_Comm h,
+          MPI_Request* req) {
+  Comm* comm;
+  Datatype* dt;
+  MPR_TRY(check_coll_comm(fn, h, &comm));
+  MPR_TRY(check_data(fn, comm, buffer, count, type, &dt));
+  MPR_TRY(check_root(fn, comm, root));
+  if (req) MPR_TRY(check_request_arg(fn, comm, req));
+  Call c(fn, comm, req);
+  const bool is_root = comm->rank() == root;
+  char* buf = c.inout(buffer, count, dt, is_root, !is_root);
+  coll::bcast(c.s(), buf, Call::bytes(count, dt), root);
+  return c.finish();
+}
+
+int reduce(const char* fn, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
+           MPI_Op op, int root, MPI_Comm h, MPI_Request* req) {
+  Comm* comm;
+  Datatype* dt;
+  Op* o;
+  MPR_TRY(check_coll_comm(fn, h, &comm));
+  MPR_TRY(check_root(fn, comm, root));
+  const bool is_root = comm->rank() == root, in_place = sendbuf == MPI_IN_PLACE;
+  MPR_TRY(check_reduction(fn, comm, sendbuf, recvbuf, count, type, op, is_root, &dt, &o));
+  if (in_place && !is_root)
+    return raise_error(comm, MPI_ERR_BUFFER, fn,
+                       "MPI_IN_PLACE as sendbuf is only valid at the root (rank %d)", root);
+  if (req) MPR_TRY(check_request_arg(fn, comm, req));
+  Call c(fn, comm, req);
+  c.set_reducer(o, dt, count);
+  const size_t n = count;
+  char* rb = is_root ? c.red(recvbuf, count, dt, in_place, true) : nullptr;
+  const char* sb = in_place ? rb : c.red(const_cast<void*>(sendbuf), count, dt, true, false);
+  coll::reduce(c.s(), sb, rb, n, root);
+  return c.finish();
+}
+
+int allreduce(const char* fn, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
+              MPI_Op op, MPI_Comm h, MPI_Request* req) {
+  Comm* comm;
+  Datatype* dt;
+  Op* o;
+  MPR_TRY(check_coll_comm(fn, h, &comm));
+  MPR_TRY(check_reduction(fn, comm, sendbuf, recvbuf, count, type, op, true, &dt, &o));
+  if (req) MPR_TRY(check_request_arg(fn, comm, req));
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  Call c(fn, comm, req);
+  c.set_reducer(o, dt, count);
+  const size_t n = count;
+  char* rb = c.red(recvbuf, count, dt, in_place, true);
+  const char* sb = in_place ? rb : c.red(const_cast<void*>(sendbuf), count, dt, true, false);
+  coll::allreduce(c.s(), sb, rb, n);
+  return c.finish();
+}
+
+int scan(const char* fn, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
+         MPI_Op op, MPI_Comm h, bool exclusive, MPI_Request* req) {
+  Comm* comm;
+  Datatype* dt;
+  Op* o;
+  MPR_TRY(check_coll_comm(fn, h, &comm));
+  MPR_TRY(check_reduction(fn, comm, sendbuf, recvbuf, count, type, op, true, &dt, &o));
+  if (req) MPR_TRY(check_request_arg(fn, comm, req));
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  Call c(fn, comm, req);
+  c.set_reducer(o, dt, count);
+  const size_t n = count;
+  char* rb = c.red(recvbuf, count, dt, in_place, true);
+  const char* sb = in_place ? rb : c.red(const_cast<void*>(sendbuf), count, dt, true, false);
+  coll::scan(c.s(), sb, rb, n, exclusive);
+  return c.finish();
+}
+
+// recvcounts == nullptr: the _block variant with `block` elements per rank.
+int reduce_scatter(const char* fn, const void* sendbuf, void* recvbuf, const int* recvcounts,
+                   int block, MPI_Datatype type, MPI_Op op, MPI_Comm h, MPI_Request* req) {
+  Comm* comm;
+  Datatype* dt;
+  Op* o;
+  MPR_TRY(check_coll_comm(fn, h, &comm));
+  const int size = comm->size(), rank = comm->rank();
+  std::vector<int> counts(size, block);
+  if (recvcounts) {
+    MPR_TRY(check_counts(fn, comm, recvcounts, nullptr, size, nullptr));
+    counts.assign(recvcounts, recvcounts + size);
+  }
+  long long total = 0;
+  for (int v : counts) total += v;
+  if (total > INT32_MAX)
+    return raise_error(comm, MPI_ERR_COUNT, fn, "total count %lld exceeds INT_MAX", total);
+  MPR_TRY(check_reduction(fn, comm, sendbuf, recvbuf, static_cast<int>(total), type, op, false,
+                          &dt, &o));
+  MPR_TRY(check_buffer(fn, comm, recvbuf, counts[rank], dt));
+  if (req) MPR_TRY(check_request_arg(fn, comm, req));
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  Call c(fn, comm, req);
+  c.set_reducer(o, dt, static_cast<size_t>(total));
+  std::vector<size_t> red_counts(counts.begin(), counts.end());
+  const char* sb = c.red(const_cast<void*>(in_place ? recvbuf : sendbuf),
+                         static_cast<size_t>(total), dt, true, false);
+  char* rb = c.red(recvbuf, counts[rank], dt, false, true);
+  coll::reduce_scatter(c.s(), sb, rb, red_counts.data());
+  return c.finish();
+}
+
+int gather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+           void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm h,
+           MPI_Request* req) {
+  Comm* comm;
+  Datatype *st = nullptr, *rt = nullptr;
+  MPR_TRY(check_coll_comm(fn, h, &comm));
+  MPR_TRY(check_root(fn, comm, root));
+  const bool is_root = comm->rank() == root, in_place = sendbuf == MPI_IN_PLACE;
+  const int n = comm->size();
+  if (in_place && !is_root)
+    return raise_error(comm, MPI_ERR_BUFFER, fn,
+                       "MPI_IN_PLACE as sendbuf is only valid at the root (rank %d)", root);
+  if (!in_place) MPR_TRY(check_data(fn, comm, sendbuf, sendcount, sendtype, &st));
+  if (is_root) MPR_TRY(check_data(fn, comm, recvbuf, recvcount, recvtype, &rt));
+  if (req) MPR_TRY(check_request_arg(fn, comm, req));
+  Call c(fn, comm, req);
+  const size_t blk = is_root ? Call::bytes(recvcount, rt) : Call::bytes(sendcount, st);
+  char* rb = is_root ? c.inout(recvbuf, static_cast<size_t>(recvcount) * n, rt, in_place, true)
+                     : nullptr;
+  const char* sb = in_place ? nullptr : c.in(sendbuf, sendcount, st);
+  coll::gather(c.s(), sb, rb, blk, root);
+  return c.finish();
+}
+
+int gatherv(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+            void* recvbuf, const int* recvcounts, const int* displs, MPI_Datatype recvtype,
+            int root, MPI_Comm h, MPI_Request* req) {
+  Comm* comm;
+  Datatype *st = nullptr, *rt = nullptr;
+  MPR_TRY(check_coll_comm(fn, h, &comm));
+  MPR_TRY(check_root(fn, comm, root));
+  const bool is_root = comm->rank() == root, in_place = sendbuf == MPI_IN_PLACE;
+  const int n = comm->size();
+  if (in_place && !is_root)
+    return raise_error(comm, MPI_ERR_BUFFER, fn,
+                       "MPI_IN_PLACE as sendbuf is only valid at the root (rank %d)", root);
+  if (!in_place) MPR_TRY(check_data(fn, comm, sendbuf, sendcount, sendtype, &st));
+  if (is_root) {
+    MPR_TRY(check_counts(fn, comm, recvcounts, displs, n, "recvcounts or "));
+    MPR_TRY(check_type(fn, comm, recvtype, &rt));
+  }
+  if (req) MPR_TRY(check_request_arg(fn, comm, req));
+  Call c(fn, comm, req);
+  std::vector<Span> blocks;
+  if (is_root) {
+    blocks.resize(n);
+    for (int i = 0; i < n; ++i)
+      if (!(in_place && i == root))
+        blocks[i] = {c.out(at(recvbuf, displs[i], rt), recvcounts[i], rt),
+                     Call::bytes(recvcounts[i], rt)};
+  }
+  const char* sb = in_place ? nullptr : c.in(sendbuf, sendcount, st);
+  coll::gatherv(c.s(), sb, in_place ? 0 : Call::bytes(sendcount, st), blocks.data(), root);
+  return c.finish();
+}
+
+int scatter(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+            void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm h,
+            MPI_Request* req) {
+  Comm* comm;
+  Datatype *st = nullptr, *rt = nullptr;
+  MPR_TRY(check_coll_comm(fn, h, &comm));
+  MPR_TRY(check_root(fn, comm, root));
+  const bool is_root = comm->rank() == root, in_place = recvbuf == MPI_IN_PLACE;
+  const int n = comm->size();
+  if (in_place && !is_root)
+    return raise_error(comm, MPI_ERR_BUFFER, fn,
+                       "MPI_IN_PLACE as recvbuf is only valid at the root (rank %d)", root);
+  if (is_root) MPR_TRY(check_data(fn, comm, sendbuf, sendcount, sendtype, &st));
+  if (!in_place) MPR_TRY(check_data(fn, comm, recvbuf, recvcount, recvtype, &rt));
+  if (req) MPR_TRY(check_request_arg(fn, comm, req));
+  Call c(fn, comm, req);
+  const size_t blk = is_root ? Call::bytes(sendcount, st) : Call::bytes(recvcount, rt);
+  const char* sb = is_root ? c.in(sendbuf, static_cast<size_t>(sendcount) * n, st) : nullptr;
+  char* rb = in_place ? nullptr : c.out(recvbuf, recvcount, rt);
+  coll::scatter(c.s(), sb, rb, blk, root);
+  return c.finish();
+}
+
+int scatterv(const char* fn, const void* sendbuf, const int* sendcounts, const int* displs,
+             MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+             int root, MPI_Comm h, MPI_Request* req) {
+  Comm* comm;
+  Datatype *st = nullptr, *rt = nullptr;
+  MPR_TRY(check_coll_comm(fn, h, &comm));
+  MPR_TRY(check_root(fn, comm, root));
+  const bool is_root = comm->rank() == root, in_place = recvbuf == MPI_IN_PLACE;
+  const int n = comm->size();
+  if (in_place && !is_root)
+    return raise_error(comm, MPI_ERR_BUFFER, fn,
+                       "MPI_IN_PLACE as recvbuf is only valid at the root (rank %d)", root);
+  if (is_root) {
+    MPR_TRY(check_counts(fn, comm, sendcounts, displs, n, "sendcounts or "));
+    MPR_TRY(check_type(fn, comm, sendtype, &st));
+  }
+  if (!in_place) MPR_TRY(check_data(fn, comm, recvbuf, recvcount, recvtype, &rt));
+  if (req) MPR_TRY(check_request_arg(fn, comm, req));
+  Call c(fn, comm, req);
+  std::vector<Span> blocks;
+  if (is_root) {
+    blocks.resize(n);
+    for (int i = 0; i < n; ++i)
+      if (!(in_place && i == root))
+        blocks[i] = {const_cast<char*>(c.in(at(sendbuf, displs[i], st), sendcounts[i], st)),
+                     Call::bytes(sendcounts[i], st)};
+  }
+  char* rb = in_place ? nullptr : c.out(recvbuf, recvcount, rt);
+  coll::scatterv(c.s(), blocks.data(), rb, in_place ? 0 : Call::bytes(recvcount, rt), root);
+  return c.finish();
+}
+
+int allgather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+              void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm h,
+              MPI_Request* req) {
+  Comm* comm;
+  Datatype *st = nullptr, *rt = nullptr;
+  MPR_TRY(check_coll_comm(fn, h, &comm));
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  if (!in_place) MPR_TRY(check_data(fn, comm, sendbuf, sendcount, sendtype, &st));
+  MPR_TRY(check_data(fn, comm, recvbuf, recvcount, recvtype, &rt));
+  if (req) MPR_TRY(check_request_arg(fn, comm, req));
+  const int n = comm->size();
+  Call c(fn, comm, req);
+  char* rb = c.inout(recvbuf, static_cast<size_t>(recvcount) * n, rt, in_place, true);
+  const char* sb = in_place ? nullptr : c.in(sendbuf, sendcount, st);
+  coll::allgather(c.s(), sb, rb, Call::bytes(recvcount, rt));
+  return c.finish();
+}
+
+int allgatherv(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+               void* recvbuf, const int* recvcounts, const int* displs, MPI_Datatype recvtype,
+               MPI_Comm h, MPI_Request* req) {
+  Comm* comm;
+  Datatype *st = nullptr, *rt = nullptr;
+  MPR_TRY(check_coll_comm(fn, h, &comm));
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  const int n = comm->size(), rank = comm->rank();
+  if (!in_place) MPR_TRY(check_data(fn, comm, sendbuf, sendcount, sendtype, &st));
+  MPR_TRY(check_counts(fn, comm, recvcounts, displs, n, "recvcounts or "));
+  MPR_TRY(check_type(fn, comm, recvtype, &rt));
+  if (req) MPR_TRY(check_request_arg(fn, comm, req));
+  Call c(fn, comm, req);
+  std::vector<Span> blocks(n);
+  for (int i = 0; i < n; ++i)
+    blocks[i] = {c.inout(at(recvbuf, displs[i], rt), recvcounts[i], rt, in_place && i == rank,
+                         true),
+                 Call::bytes(recvcounts[i], rt)};
+  const char* sb = in_place ? nullptr : c.in(sendbuf, sendcount, st);
+  coll::allgatherv(c.s(), sb, blocks.data());
+  return c.finish();
+}
+
+int alltoall(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+             void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm h,
+             MPI_Request* req) {
+  Comm* comm;
+  Datatype *st = nullptr, *rt = nullptr;
+  MPR_TRY(check_coll_comm(fn, h, &comm));
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  if (!in_place) MPR_TRY(check_data(fn, comm, sendbuf, sendcount, sendtype, &st));
+  MPR_TRY(check_data(fn, comm, recvbuf, recvcount, recvtype, &rt));
+  if (req) MPR_TRY(check_request_arg(fn, comm, req));
+  const size_t n = comm->size();
+  Call c(fn, comm, req);
+  char* rb = c.inout(recvbuf, recvcount * n, rt, in_place, true);
+  const char* sb = in_place ? nullptr : c.in(sendbuf, sendcount * n, st);
+  coll::alltoall(c.s(), sb, rb, Call::bytes(recvcount, rt));
+  return c.finish();
+}
+
+// Alltoallv and alltoallw: per-rank counts, displacements (elements of the one type, or bytes
+// with per-rank types) and types.
+struct VSide {
+  const void* buf;
+  const int* counts;
+  const int* displs;
+  const Datatype* type;             // alltoallv
+  std::vector<Datatype*> types;     // alltoallw
+  char* block(int i) const {
+    const Datatype* t = types.empty() ? type : types[i];
+    return types.empty() ? at(buf, displs[i], t)
+                         : static_cast<char*>(const_cast<void*>(buf)) + displs[i];
+  }
+  const Datatype* type_of(int i) const { return types.empty() ? type : types[i]; }
+};
+
+int alltoallvw(const char* fn, Comm* comm, VSide& snd, VSide& rcv, bool in_place,
+               MPI_Request* req) {
+  const int n = comm->size();
+  Call c(fn, comm, req);
+  std::vector<Span> sends(n), recvs(n);
+  for (int i = 0; i < n; ++i) {
+    const Datatype* rt = rcv.type_of(i);
+    const size_t rbytes = Call::bytes(rcv.counts[i], rt);
+    if (in_place) {
+      // What goes out is what recvbuf holds now: copy it before anything lands there.
+      char* copy = c.s().scratch(rbytes);
+      if (rbytes) rt->pack(rcv.block(i), rcv.counts[i], copy);
+      sends[i] = {copy, rbytes};
+    } else {
+      const Datatype* st = snd.type_of(i);
+      sends[i] = {const_cast<char*>(c.in(snd.block(i), snd.counts[i], st)),
+                  Call::bytes(snd.counts[i], st)};
+    }
+    recvs[i] = {c.out(rcv.block(i), rcv.counts[i], rt), rbytes};
+  }
+  coll::alltoallv(c.s(), sends.data(), recvs.data());
+  return c.finish();
+}
+
+int alltoallv(const char* fn, const void* sendbuf, const int* sendcounts, const int* sdispls,
+              MPI_Datatype sendtype, void* recvbuf, const int* recvcounts, const int* rdispls,
+              MPI_Datatype recvtype, MPI_Comm h, MPI_Request* req) {
+  Comm* comm;
+  Datatype *st = nullptr, *rt = nullptr;
+  MPR_TRY(check_coll_comm(fn, h, &comm));
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  const int n = comm->size();
+  if (!in_place) {
+    MPR_TRY(check_counts(fn, comm, sendcounts, sdispls, n, "sendcounts or s"));
+    MPR_TRY(check_type(fn, comm, sendtype, &st));
+  }
+  MPR_TRY(check_counts(fn, comm, recvcounts, rdispls, n, "recvcounts or r"));
+  MPR_TRY(check_type(fn, comm, recvtype, &rt));
+  if (req) MPR_TRY(check_request_arg(fn, comm, req));
+  VSide snd{sendbuf, sendcounts, sdispls, st, {}}, rcv{recvbuf, recvcounts, rdispls, rt, {}};
+  return alltoallvw(fn, comm, snd, rcv, in_place, req);
+}
+
+int alltoallw(const char* fn, const void* sendbuf, const int* sendcounts, const int* sdispls,
+              const MPI_Datatype* sendtypes, void* recvbuf, const int* recvcounts,
+              const int* rdispls, const MPI_Datatype* recvtypes, MPI_Comm h, MPI_Request* req) {
+  Comm* comm;
+  MPR_TRY(check_coll_comm(fn, h, &comm));
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  const int n = comm->size();
+  VSide snd{sendbuf, sendcounts, sdispls, nullptr, {}},
+      rcv{recvbuf, recvcounts, rdispls, nullptr, {}};
+  auto types_of = [&](const MPI_Datatype* handles, VSide& side) {
+    if (!handles) return raise_error(comm, MPI_ERR_ARG, fn, "datatype array is NULL");
+    side.types.resize(n);
+    for (int i = 0; i < n; ++i) MPR_TRY(check_type(fn, comm, handles[i], &side.types[i]));
+    return MPI_SUCCESS;
+  };
+  if (!in_place) {
+    MPR_TRY(check_counts(fn, comm, sendcounts, sdispls, n, "sendcounts or s"));
+    MPR_TRY(types_of(sendtypes, snd));
+  }
+  MPR_TRY(check_counts(fn, comm, recvcounts, rdispls, n, "recvcounts or r"));
+  MPR_TRY(types_of(recvtypes, rcv));
+  if (req) MPR_TRY(check_request_arg(fn, comm, req));
+  return alltoallvw(fn, comm, snd, rcv, in_place, req);
+}
+
 }  // namespace
 
-extern "C" int PMPI_Barrier(MPI_Comm h) {
-  constexpr const char* fn = "MPI_Barrier";
-  Comm* comm;
-  MPR_TRY(check_running(fn));
-  MPR_TRY(check_comm(fn, h, &comm));
-  return raise(comm, coll::barrier(fn, comm));
-}
-MPR_WEAK_ALIAS(Barrier);
+// ---- entry points ----------------------------------------------------------------------------
 
-extern "C" int PMPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm h) {
-  constexpr const char* fn = "MPI_Bcast";
-  Comm* comm;
-  Datatype* dt;
-  MPR_TRY(check_running(fn));
-  MPR_TRY(check_comm(fn, h, &comm));
-  MPR_TRY(check_count(fn, comm, count));
-  MPR_TRY(check_type(fn, comm, datatype, &dt));
-  MPR_TRY(check_buffer(fn, comm, buffer, count, dt));
-  MPR_TRY(check_root(fn, comm, root));
-  size_t bytes = static_cast<size_t>(count) * dt->extent;
-  return raise(comm, coll::bcast(fn, comm, buffer, bytes, root));
+extern "C" int PMPI_Barrier(MPI_Comm comm) { return barrier("MPI_Barrier", comm, nullptr); }
+MPR_WEAK_ALIAS(Barrier);
+extern "C" int PMPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
+  return barrier("MPI_Ibarrier", comm, request);
+}
+MPR_WEAK_ALIAS(Ibarrier);
+
+extern "C" int PMPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root,
+                          MPI_Comm comm) {
+  return bcast("MPI_Bcast", buffer, count, datatype, root, comm, nullptr);
 }
 MPR_WEAK_ALIAS(Bcast);
+extern "C" int PMPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root,
+                           MPI_Comm comm, MPI_Request* request) {
+  return bcast("MPI_Ibcast", buffer, count, datatype, root, comm, request);
+}
+MPR_WEAK_ALIAS(Ibcast);
 
 extern "C" int PMPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
-                           MPI_Op op, int root, MPI_Comm h) {
-  constexpr const char* fn = "MPI_Reduce";
-  Comm* comm;
-  Datatype* dt;
-  Op* o;
-  MPR_TRY(check_running(fn));
-  MPR_TRY(check_comm(fn, h, &comm));
-  MPR_TRY(check_root(fn, comm, root));
-  bool is_root = comm->rank() == root;
-  MPR_TRY(check_reduction(fn, h, sendbuf, recvbuf, count, datatype, op, is_root, &comm, &dt, &o));
-  if (sendbuf == MPI_IN_PLACE) {
-    if (!is_root)
-      return raise_error(comm, MPI_ERR_BUFFER, fn,
-                         "MPI_IN_PLACE as sendbuf is only valid at the root (rank %d)", root);
-    sendbuf = recvbuf;
-  }
-  return raise(comm, coll::reduce(fn, comm, sendbuf, recvbuf, count, dt, o, root));
+                           MPI_Op op, int root, MPI_Comm comm) {
+  return reduce("MPI_Reduce", sendbuf, recvbuf, count, datatype, op, root, comm, nullptr);
 }
 MPR_WEAK_ALIAS(Reduce);
+extern "C" int PMPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                            MPI_Op op, int root, MPI_Comm comm, MPI_Request* request) {
+  return reduce("MPI_Ireduce", sendbuf, recvbuf, count, datatype, op, root, comm, request);
+}
+MPR_WEAK_ALIAS(Ireduce);
 
 extern "C" int PMPI_Allreduce(const void* sendbuf, void* recvbuf, int count,
-                              MPI_Datatype datatype, MPI_Op op, MPI_Comm h) {
-  constexpr const char* fn = "MPI_Allreduce";
-  Comm* comm;
-  Datatype* dt;
-  Op* o;
-  MPR_TRY(check_reduction(fn, h, sendbuf, recvbuf, count, datatype, op, true, &comm, &dt, &o));
-  if (sendbuf == MPI_IN_PLACE) sendbuf = recvbuf;
-  return raise(comm, coll::allreduce(fn, comm, sendbuf, recvbuf, count, dt, o));
+                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return allreduce("MPI_Allreduce", sendbuf, recvbuf, count, datatype, op, comm, nullptr);
 }
 MPR_WEAK_ALIAS(Allreduce);
+extern "C" int PMPI_Iallreduce(const void* sendbuf, void* recvbuf, int count,
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                               MPI_Request* request) {
+  return allreduce("MPI_Iallreduce", sendbuf, recvbuf, count, datatype, op, comm, request);
+}
+MPR_WEAK_ALIAS(Iallreduce);
+
+extern "C" int PMPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                         MPI_Op op, MPI_Comm comm) {
+  return scan("MPI_Scan", sendbuf, recvbuf, count, datatype, op, comm, false, nullptr);
+}
+MPR_WEAK_ALIAS(Scan);
+extern "C" int PMPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                          MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+  return scan("MPI_Iscan", sendbuf, recvbuf, count, datatype, op, comm, false, request);
+}
+MPR_WEAK_ALIAS(Iscan);
+extern "C" int PMPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                           MPI_Op op, MPI_Comm comm) {
+  return scan("MPI_Exscan", sendbuf, recvbuf, count, datatype, op, comm, true, nullptr);
+}
+MPR_WEAK_ALIAS(Exscan);
+extern "C" int PMPI_Iexscan(const void* sendbuf, void* recvbuf, int count,
+                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                            MPI_Request* request) {
+  return scan("MPI_Iexscan", sendbuf, recvbuf, count, datatype, op, comm, true, request);
+}
+MPR_WEAK_ALIAS(Iexscan);
+
+extern "C" int PMPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  if (!recvcounts && running())
+    return raise_error(to_comm(comm), MPI_ERR_ARG, "MPI_Reduce_scatter", "recvcounts is NULL");
+  return reduce_scatter("MPI_Reduce_scatter", sendbuf, recvbuf, recvcounts, 0, datatype, op,
+                        comm, nullptr);
+}
+MPR_WEAK_ALIAS(Reduce_scatter);
+extern "C" int PMPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                    MPI_Request* request) {
+  if (!recvcounts && running())
+    return raise_error(to_comm(comm), MPI_ERR_ARG, "MPI_Ireduce_scatter", "recvcounts is NULL");
+  return reduce_scatter("MPI_Ireduce_scatter", sendbuf, recvbuf, recvcounts, 0, datatype, op,
+                        comm, request);
+}
+MPR_WEAK_ALIAS(Ireduce_scatter);
+extern "C" int PMPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
+                                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  if (recvcount < 0 && running())
+    return raise_error(to_comm(comm), MPI_ERR_COUNT, "MPI_Reduce_scatter_block",
+                       "invalid count %d (must be >= 0)", recvcount);
+  return reduce_scatter("MPI_Reduce_scatter_block", sendbuf, recvbuf, nullptr, recvcount,
+                        datatype, op, comm, nullptr);
+}
+MPR_WEAK_ALIAS(Reduce_scatter_block);
+extern "C" int PMPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
+                                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                          MPI_Request* request) {
+  if (recvcount < 0 && running())
+    return raise_error(to_comm(comm), MPI_ERR_COUNT, "MPI_Ireduce_scatter_block",
+                       "invalid count %d (must be >= 0)", recvcount);
+  return reduce_scatter("MPI_Ireduce_scatter_block", sendbuf, recvbuf, nullptr, recvcount,
+                        datatype, op, comm, request);
+}
+MPR_WEAK_ALIAS(Ireduce_scatter_block);
+
+extern "C" int PMPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                           void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                           MPI_Comm comm) {
+  return gather("MPI_Gather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                comm, nullptr);
+}
+MPR_WEAK_ALIAS(Gather);
+extern "C" int PMPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                            MPI_Comm comm, MPI_Request* request) {
+  return gather("MPI_Igather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                comm, request);
+}
+MPR_WEAK_ALIAS(Igather);
+extern "C" int PMPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void* recvbuf, const int recvcounts[], const int displs[],
+                            MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return gatherv("MPI_Gatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                 recvtype, root, comm, nullptr);
+}
+MPR_WEAK_ALIAS(Gatherv);
+extern "C" int PMPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void* recvbuf, const int recvcounts[], const int displs[],
+                             MPI_Datatype recvtype, int root, MPI_Comm comm,
+                             MPI_Request* request) {
+  return gatherv("MPI_Igatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                 recvtype, root, comm, request);
+}
+MPR_WEAK_ALIAS(Igatherv);
+
+extern "C" int PMPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                            MPI_Comm comm) {
+  return scatter("MPI_Scatter", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                 root, comm, nullptr);
+}
+MPR_WEAK_ALIAS(Scatter);
+extern "C" int PMPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                             MPI_Comm comm, MPI_Request* request) {
+  return scatter("MPI_Iscatter", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                 root, comm, request);
+}
+MPR_WEAK_ALIAS(Iscatter);
+extern "C" int PMPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
+                             MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                             MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return scatterv("MPI_Scatterv", sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                  recvtype, root, comm, nullptr);
+}
+MPR_WEAK_ALIAS(Scatterv);
+extern "C" int PMPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[],
+                              MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                              MPI_Datatype recvtype, int root, MPI_Comm comm,
+                              MPI_Request* request) {
+  return scatterv("MPI_Iscatterv", sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                  recvtype, root, comm, request);
+}
+MPR_WEAK_ALIAS(Iscatterv);
+
+extern "C" int PMPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                              void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                              MPI_Comm comm) {
+  return allgather("MPI_Allgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                   comm, nullptr);
+}
+MPR_WEAK_ALIAS(Allgather);
+extern "C" int PMPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                               void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                               MPI_Comm comm, MPI_Request* request) {
+  return allgather("MPI_Iallgather", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                   recvtype, comm, request);
+}
+MPR_WEAK_ALIAS(Iallgather);
+extern "C" int PMPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                               void* recvbuf, const int recvcounts[], const int displs[],
+                               MPI_Datatype recvtype, MPI_Comm comm) {
+  return allgatherv("MPI_Allgatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                    displs, recvtype, comm, nullptr);
+}
+MPR_WEAK_ALIAS(Allgatherv);
+extern "C" int PMPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void* recvbuf, const int recvcounts[], const int displs[],
+                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  return allgatherv("MPI_Iallgatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                    displs, recvtype, comm, request);
+}
+MPR_WEAK_ALIAS(Iallgatherv);
+
+extern "C" int PMPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                             MPI_Comm comm) {
+  return alltoall("MPI_Alltoall", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                  comm, nullptr);
+}
+MPR_WEAK_ALIAS(Alltoall);
+extern "C" int PMPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                              void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                              MPI_Comm comm, MPI_Request* request) {
+  return alltoall("MPI_Ialltoall", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                  comm, request);
+}
+MPR_WEAK_ALIAS(Ialltoall);
+extern "C" int PMPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                              MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                              const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  return alltoallv("MPI_Alltoallv", sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                   recvcounts, rdispls, recvtype, comm, nullptr);
+}
+MPR_WEAK_ALIAS(Alltoallv);
+extern "C" int PMPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                               MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                               const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                               MPI_Request* request) {
+  return alltoallv("MPI_Ialltoallv", sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                   recvcounts, rdispls, recvtype, comm, request);
+}
+MPR_WEAK_ALIAS(Ialltoallv);
+extern "C" int PMPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                              const MPI_Datatype sendtypes[], void* recvbuf,
+                              const int recvcounts[], const int rdispls[],
+                              const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  return alltoallw("MPI_Alltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                   recvcounts, rdispls, recvtypes, comm, nullptr);
+}
+MPR_WEAK_ALIAS(Alltoallw);
+extern "C" int PMPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                               const MPI_Datatype sendtypes[], void* recvbuf,
+                               const int recvcounts[], const int rdispls[],
+                               const MPI_Datatype recvtypes[], MPI_Comm comm,
+                               MPI_Request* request) {
+  return alltoallw("MPI_Ialltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                   recvcounts, rdispls, recvtypes, comm, request);
+}
+MPR_WEAK_ALIAS(Ialltoallw);
 
 extern "C" int PMPI_Reduce_local(const void* inbuf, void* inoutbuf, int count,
                                  MPI_Datatype datatype, MPI_Op op) {

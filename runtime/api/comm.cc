@@ -1,7 +1,10 @@
-// Communicator queries and management: rank/size, dup/free, compare, names.
+// Communicator queries and management: rank/size, dup/free, compare, names, constructors
+// (split, split_type, create, create_group, intercommunicators), info hints.
+#include <algorithm>
 #include <cstring>
 
 #include "runtime/api/check.h"
+#include "runtime/api/handles.h"
 #include "runtime/comm.h"
 
 using namespace mpr::runtime;
@@ -50,6 +53,8 @@ extern "C" int PMPI_Comm_free(MPI_Comm* h) {
   MPR_TRY(check_comm(fn, *h, &comm));
   if (comm->predefined())
     return raise_error(comm, MPI_ERR_COMM, fn, "cannot free %s", comm->name().c_str());
+  // Delete callbacks run now, while the communicator is still usable from inside them.
+  MPR_TRY(raise(comm, attrs_delete_all(fn, comm)));
   comm->mark_freed();
   comm->release();
   *h = MPI_COMM_NULL;
@@ -94,3 +99,245 @@ extern "C" int PMPI_Comm_set_name(MPI_Comm h, const char* comm_name) {
   return MPI_SUCCESS;
 }
 MPR_WEAK_ALIAS(Comm_set_name);
+
+namespace {
+
+// Hand a new communicator (or none) to the user.
+int deliver(Comm* c, MPI_Comm* out) {
+  *out = c ? c->handle() : MPI_COMM_NULL;
+  return MPI_SUCCESS;
+}
+
+int copy_hints(Comm* c, const Info* info) {
+  c->hints().clear();
+  if (info) c->hints() = info->entries();
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" int PMPI_Comm_split(MPI_Comm h, int color, int key, MPI_Comm* newcomm) {
+  constexpr const char* fn = "MPI_Comm_split";
+  Comm* comm;
+  MPR_TRY(check_running(fn));
+  MPR_TRY(check_comm(fn, h, &comm));
+  MPR_TRY(check_arg(fn, comm, newcomm, "newcomm is NULL"));
+  MPR_TRY(check_arg(fn, comm, color >= 0 || color == MPI_UNDEFINED,
+                    "color must be non-negative or MPI_UNDEFINED"));
+  Comm* c = nullptr;
+  MPR_TRY(raise(comm, comm_split(fn, comm, color, key, &c)));
+  return deliver(c, newcomm);
+}
+MPR_WEAK_ALIAS(Comm_split);
+
+extern "C" int PMPI_Comm_split_type(MPI_Comm h, int split_type, int key, MPI_Info info,
+                                    MPI_Comm* newcomm) {
+  constexpr const char* fn = "MPI_Comm_split_type";
+  Comm* comm;
+  Info* in;
+  MPR_TRY(check_running(fn));
+  MPR_TRY(check_comm(fn, h, &comm));
+  MPR_TRY(check_intra(fn, comm));
+  MPR_TRY(check_arg(fn, comm, newcomm, "newcomm is NULL"));
+  MPR_TRY(check_info(fn, comm, info, true, &in));
+  int color;
+  if (split_type == MPI_UNDEFINED) {
+    color = MPI_UNDEFINED;
+  } else if (split_type == MPI_COMM_TYPE_SHARED) {
+    // One color per node: the lowest job rank among the launcher's local peers of this node.
+    color = g_state.bootstrap->local_peers().front();
+  } else {
+    return raise_error(comm, MPI_ERR_ARG, fn,
+                       "invalid split_type %d (MPI_COMM_TYPE_SHARED or MPI_UNDEFINED)",
+                       split_type);
+  }
+  Comm* c = nullptr;
+  MPR_TRY(raise(comm, comm_split(fn, comm, color, key, &c)));
+  return deliver(c, newcomm);
+}
+MPR_WEAK_ALIAS(Comm_split_type);
+
+extern "C" int PMPI_Comm_create(MPI_Comm h, MPI_Group group, MPI_Comm* newcomm) {
+  constexpr const char* fn = "MPI_Comm_create";
+  Comm* comm;
+  Group* g;
+  MPR_TRY(check_running(fn));
+  MPR_TRY(check_comm(fn, h, &comm));
+  MPR_TRY(check_group(fn, comm, group, &g));
+  MPR_TRY(check_arg(fn, comm, newcomm, "newcomm is NULL"));
+  for (int p : g->members())
+    if (std::find(comm->peers().begin(), comm->peers().end(), p) == comm->peers().end())
+      return raise_error(comm, MPI_ERR_GROUP, fn,
+                         "the group contains job rank %d, which is not in the communicator%s",
+                         p, comm->is_inter() ? "'s local group" : "");
+  // A split: the group's members share a color (disjoint groups given by different processes
+  // get different colors: their lowest members differ) and keep the group's order.
+  int my = g->my_rank();
+  int color = my == MPI_UNDEFINED ? MPI_UNDEFINED : g->member(0);
+  if (comm->is_inter() && my != MPI_UNDEFINED) color = 0;
+  Comm* c = nullptr;
+  MPR_TRY(raise(comm, comm_split(fn, comm, color, my, &c)));
+  return deliver(c, newcomm);
+}
+MPR_WEAK_ALIAS(Comm_create);
+
+extern "C" int PMPI_Comm_create_group(MPI_Comm h, MPI_Group group, int tag, MPI_Comm* newcomm) {
+  constexpr const char* fn = "MPI_Comm_create_group";
+  Comm* comm;
+  Group* g;
+  MPR_TRY(check_running(fn));
+  MPR_TRY(check_comm(fn, h, &comm));
+  MPR_TRY(check_intra(fn, comm));
+  MPR_TRY(check_group(fn, comm, group, &g));
+  MPR_TRY(check_arg(fn, comm, newcomm, "newcomm is NULL"));
+  MPR_TRY(check_send_tag(fn, comm, tag));
+  if (g->my_rank() == MPI_UNDEFINED)
+    return raise_error(comm, MPI_ERR_GROUP, fn,
+                       "the calling process is not a member of the group (only members call)");
+  for (int p : g->members())
+    if (std::find(comm->peers().begin(), comm->peers().end(), p) == comm->peers().end())
+      return raise_error(comm, MPI_ERR_GROUP, fn,
+                         "the group contains job rank %d, which is not in the communicator", p);
+  Comm* c = nullptr;
+  MPR_TRY(raise(comm, comm_create_group(fn, comm, g->members(), tag, &c)));
+  return deliver(c, newcomm);
+}
+MPR_WEAK_ALIAS(Comm_create_group);
+
+extern "C" int PMPI_Comm_dup_with_info(MPI_Comm h, MPI_Info info, MPI_Comm* newcomm) {
+  constexpr const char* fn = "MPI_Comm_dup_with_info";
+  Comm* comm;
+  Info* in;
+  MPR_TRY(check_running(fn));
+  MPR_TRY(check_comm(fn, h, &comm));
+  MPR_TRY(check_info(fn, comm, info, true, &in));
+  MPR_TRY(check_arg(fn, comm, newcomm, "newcomm is NULL"));
+  Comm* dup = nullptr;
+  MPR_TRY(raise(comm, comm_dup(comm, &dup)));
+  copy_hints(dup, in);
+  return deliver(dup, newcomm);
+}
+MPR_WEAK_ALIAS(Comm_dup_with_info);
+
+extern "C" int PMPI_Comm_idup(MPI_Comm h, MPI_Comm* newcomm, MPI_Request* request) {
+  constexpr const char* fn = "MPI_Comm_idup";
+  Comm* comm;
+  MPR_TRY(check_running(fn));
+  MPR_TRY(check_comm(fn, h, &comm));
+  (void)newcomm;
+  (void)request;
+  return unsupported(fn, comm,
+                     "nonblocking communicator duplication (use MPI_Comm_dup, which is "
+                     "collective and blocking)");
+}
+MPR_WEAK_ALIAS(Comm_idup);
+
+extern "C" int PMPI_Comm_set_info(MPI_Comm h, MPI_Info info) {
+  constexpr const char* fn = "MPI_Comm_set_info";
+  Comm* comm;
+  Info* in;
+  MPR_TRY(check_running(fn));
+  MPR_TRY(check_comm(fn, h, &comm));
+  MPR_TRY(check_info(fn, comm, info, false, &in));
+  return copy_hints(comm, in);
+}
+MPR_WEAK_ALIAS(Comm_set_info);
+
+extern "C" int PMPI_Comm_get_info(MPI_Comm h, MPI_Info* info_used) {
+  constexpr const char* fn = "MPI_Comm_get_info";
+  Comm* comm;
+  MPR_TRY(check_running(fn));
+  MPR_TRY(check_comm(fn, h, &comm));
+  MPR_TRY(check_arg(fn, comm, info_used, "info_used is NULL"));
+  auto* info = new Info;
+  for (const auto& [k, v] : comm->hints()) info->set(k, v);
+  *info_used = info->handle();
+  return MPI_SUCCESS;
+}
+MPR_WEAK_ALIAS(Comm_get_info);
+
+extern "C" int PMPI_Comm_test_inter(MPI_Comm h, int* flag) {
+  constexpr const char* fn = "MPI_Comm_test_inter";
+  Comm* comm;
+  MPR_TRY(check_running(fn));
+  MPR_TRY(check_comm(fn, h, &comm));
+  MPR_TRY(check_arg(fn, comm, flag, "flag is NULL"));
+  *flag = comm->is_inter();
+  return MPI_SUCCESS;
+}
+MPR_WEAK_ALIAS(Comm_test_inter);
+
+extern "C" int PMPI_Comm_remote_size(MPI_Comm h, int* size) {
+  constexpr const char* fn = "MPI_Comm_remote_size";
+  Comm* comm;
+  MPR_TRY(check_running(fn));
+  MPR_TRY(check_comm(fn, h, &comm));
+  MPR_TRY(check_arg(fn, comm, size, "size is NULL"));
+  if (!comm->is_inter())
+    return raise_error(comm, MPI_ERR_COMM, fn, "not an intercommunicator");
+  *size = comm->remote_size();
+  return MPI_SUCCESS;
+}
+MPR_WEAK_ALIAS(Comm_remote_size);
+
+extern "C" int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+                                     int remote_leader, int tag, MPI_Comm* newintercomm) {
+  constexpr const char* fn = "MPI_Intercomm_create";
+  Comm *local, *peer = nullptr;
+  MPR_TRY(check_running(fn));
+  MPR_TRY(check_comm(fn, local_comm, &local));
+  MPR_TRY(check_intra(fn, local));
+  MPR_TRY(check_arg(fn, local, newintercomm, "newintercomm is NULL"));
+  MPR_TRY(check_root(fn, local, local_leader));
+  MPR_TRY(check_send_tag(fn, local, tag));
+  if (local->rank() == local_leader) {
+    // Only the leader uses the peer communicator (MPI: it is significant there only).
+    MPR_TRY(check_comm(fn, peer_comm, &peer));
+    if (remote_leader < 0 || remote_leader >= peer->p2p_size())
+      return raise_error(local, MPI_ERR_RANK, fn,
+                         "invalid remote_leader %d (peer communicator size %d)", remote_leader,
+                         peer->p2p_size());
+    if (peer->peer(remote_leader) == job_rank())
+      return raise_error(local, MPI_ERR_RANK, fn,
+                         "remote_leader %d is the local leader itself", remote_leader);
+  }
+  Comm* c = nullptr;
+  MPR_TRY(raise(local, intercomm_create(fn, local, local_leader, peer, remote_leader, tag, &c)));
+  return deliver(c, newintercomm);
+}
+MPR_WEAK_ALIAS(Intercomm_create);
+
+extern "C" int PMPI_Intercomm_merge(MPI_Comm h, int high, MPI_Comm* newintracomm) {
+  constexpr const char* fn = "MPI_Intercomm_merge";
+  Comm* comm;
+  MPR_TRY(check_running(fn));
+  MPR_TRY(check_comm(fn, h, &comm));
+  MPR_TRY(check_arg(fn, comm, newintracomm, "newintracomm is NULL"));
+  if (!comm->is_inter())
+    return raise_error(comm, MPI_ERR_COMM, fn, "not an intercommunicator");
+  Comm* c = nullptr;
+  MPR_TRY(raise(comm, intercomm_merge(fn, comm, high != 0, &c)));
+  return deliver(c, newintracomm);
+}
+MPR_WEAK_ALIAS(Intercomm_merge);
+
+extern "C" int PMPI_Comm_get_parent(MPI_Comm* parent) {
+  constexpr const char* fn = "MPI_Comm_get_parent";
+  MPR_TRY(check_running(fn));
+  MPR_TRY(check_arg(fn, nullptr, parent, "parent is NULL"));
+  *parent = MPI_COMM_NULL;  // MPR never spawns processes
+  return MPI_SUCCESS;
+}
+MPR_WEAK_ALIAS(Comm_get_parent);
+
+extern "C" int PMPI_Comm_disconnect(MPI_Comm* h) {
+  constexpr const char* fn = "MPI_Comm_disconnect";
+  MPR_TRY(check_running(fn));
+  MPR_TRY(check_arg(fn, nullptr, h, "comm is NULL"));
+  Comm* comm;
+  MPR_TRY(check_comm(fn, *h, &comm));
+  // Without dynamic processes there is no connection to tear down: this is MPI_Comm_free
+  // (pending requests keep the communicator alive until they complete).
+  return PMPI_Comm_free(h);
+}
+MPR_WEAK_ALIAS(Comm_disconnect);

@@ -1,17 +1,264 @@
-// Datatype queries (predefined types; constructors come with the datatype engine).
+// Datatype constructors, commit/free, queries, names, envelope and contents.
+// Queries and constructors accept types that are not committed yet; communication does not.
+#include <algorithm>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "runtime/api/check.h"
 #include "runtime/datatype.h"
+#include "runtime/dt/build.h"
 
 using namespace mpr::runtime;
 using namespace mpr::runtime::api;
+
+namespace {
+
+// Any valid datatype, committed or not.
+int check_any_type(const char* fn, MPI_Datatype h, Datatype** out) {
+  *out = to_datatype(h);
+  if (*out) return MPI_SUCCESS;
+  if (h == MPI_DATATYPE_NULL)
+    return raise_error(nullptr, MPI_ERR_TYPE, fn, "invalid datatype MPI_DATATYPE_NULL");
+  return raise_error(nullptr, MPI_ERR_TYPE, fn, "invalid datatype handle %p",
+                     static_cast<void*>(h));
+}
+
+int check_new(const char* fn, const MPI_Datatype* newtype) {
+  return check_arg(fn, nullptr, newtype != nullptr, "newtype is NULL");
+}
+
+int check_count_arg(const char* fn, int count) {
+  if (count >= 0) return MPI_SUCCESS;
+  return raise_error(nullptr, MPI_ERR_COUNT, fn, "invalid count %d (must be >= 0)", count);
+}
+
+int check_blocklen(const char* fn, int blocklength) {
+  if (blocklength >= 0) return MPI_SUCCESS;
+  return raise_error(nullptr, MPI_ERR_ARG, fn, "invalid blocklength %d (must be >= 0)",
+                     blocklength);
+}
+
+// Block lengths of an indexed or struct type: the array exists and has no negative entry.
+int check_blocklens(const char* fn, int count, const int* blocklens) {
+  MPR_TRY(check_arg(fn, nullptr, count == 0 || blocklens, "array_of_blocklengths is NULL"));
+  for (int i = 0; i < count; ++i)
+    if (blocklens[i] < 0)
+      return raise_error(nullptr, MPI_ERR_ARG, fn,
+                         "invalid block length %d at index %d (must be >= 0)", blocklens[i], i);
+  return MPI_SUCCESS;
+}
+
+int done(Datatype* d, MPI_Datatype* newtype) {
+  *newtype = d->handle;
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  constexpr const char* fn = "MPI_Type_contiguous";
+  Datatype* old;
+  MPR_TRY(check_count_arg(fn, count));
+  MPR_TRY(check_any_type(fn, oldtype, &old));
+  MPR_TRY(check_new(fn, newtype));
+  return done(dt::make_contiguous(count, old), newtype);
+}
+MPR_WEAK_ALIAS(Type_contiguous);
+
+extern "C" int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
+                                MPI_Datatype* newtype) {
+  constexpr const char* fn = "MPI_Type_vector";
+  Datatype* old;
+  MPR_TRY(check_count_arg(fn, count));
+  MPR_TRY(check_blocklen(fn, blocklength));
+  MPR_TRY(check_any_type(fn, oldtype, &old));
+  MPR_TRY(check_new(fn, newtype));
+  return done(dt::make_vector(count, blocklength, stride, old), newtype);
+}
+MPR_WEAK_ALIAS(Type_vector);
+
+extern "C" int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride,
+                                        MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  constexpr const char* fn = "MPI_Type_create_hvector";
+  Datatype* old;
+  MPR_TRY(check_count_arg(fn, count));
+  MPR_TRY(check_blocklen(fn, blocklength));
+  MPR_TRY(check_any_type(fn, oldtype, &old));
+  MPR_TRY(check_new(fn, newtype));
+  return done(dt::make_hvector(count, blocklength, stride, old), newtype);
+}
+MPR_WEAK_ALIAS(Type_create_hvector);
+
+// The MPI-1 name, still called by older codes.
+extern "C" int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride,
+                                 MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  return PMPI_Type_create_hvector(count, blocklength, stride, oldtype, newtype);
+}
+MPR_WEAK_ALIAS(Type_hvector);
+
+extern "C" int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
+                                 const int array_of_displacements[], MPI_Datatype oldtype,
+                                 MPI_Datatype* newtype) {
+  constexpr const char* fn = "MPI_Type_indexed";
+  Datatype* old;
+  MPR_TRY(check_count_arg(fn, count));
+  MPR_TRY(check_blocklens(fn, count, array_of_blocklengths));
+  MPR_TRY(check_arg(fn, nullptr, count == 0 || array_of_displacements,
+                    "array_of_displacements is NULL"));
+  MPR_TRY(check_any_type(fn, oldtype, &old));
+  MPR_TRY(check_new(fn, newtype));
+  return done(dt::make_indexed(count, array_of_blocklengths, array_of_displacements, old),
+              newtype);
+}
+MPR_WEAK_ALIAS(Type_indexed);
+
+extern "C" int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
+                                         const MPI_Aint array_of_displacements[],
+                                         MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  constexpr const char* fn = "MPI_Type_create_hindexed";
+  Datatype* old;
+  MPR_TRY(check_count_arg(fn, count));
+  MPR_TRY(check_blocklens(fn, count, array_of_blocklengths));
+  MPR_TRY(check_arg(fn, nullptr, count == 0 || array_of_displacements,
+                    "array_of_displacements is NULL"));
+  MPR_TRY(check_any_type(fn, oldtype, &old));
+  MPR_TRY(check_new(fn, newtype));
+  return done(dt::make_hindexed(count, array_of_blocklengths, array_of_displacements, old),
+              newtype);
+}
+MPR_WEAK_ALIAS(Type_create_hindexed);
+
+extern "C" int PMPI_Type_create_indexed_block(int count, int blocklength,
+                                              const int array_of_displacements[],
+                                              MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  constexpr const char* fn = "MPI_Type_create_indexed_block";
+  Datatype* old;
+  MPR_TRY(check_count_arg(fn, count));
+  MPR_TRY(check_blocklen(fn, blocklength));
+  MPR_TRY(check_arg(fn, nullptr, count == 0 || array_of_displacements,
+                    "array_of_displacements is NULL"));
+  MPR_TRY(check_any_type(fn, oldtype, &old));
+  MPR_TRY(check_new(fn, newtype));
+  return done(dt::make_indexed_block(count, blocklength, array_of_displacements, old), newtype);
+}
+MPR_WEAK_ALIAS(Type_create_indexed_block);
+
+extern "C" int PMPI_Type_create_hindexed_block(int count, int blocklength,
+                                               const MPI_Aint array_of_displacements[],
+                                               MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  constexpr const char* fn = "MPI_Type_create_hindexed_block";
+  Datatype* old;
+  MPR_TRY(check_count_arg(fn, count));
+  MPR_TRY(check_blocklen(fn, blocklength));
+  MPR_TRY(check_arg(fn, nullptr, count == 0 || array_of_displacements,
+                    "array_of_displacements is NULL"));
+  MPR_TRY(check_any_type(fn, oldtype, &old));
+  MPR_TRY(check_new(fn, newtype));
+  return done(dt::make_hindexed_block(count, blocklength, array_of_displacements, old),
+              newtype);
+}
+MPR_WEAK_ALIAS(Type_create_hindexed_block);
+
+extern "C" int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
+                                       const MPI_Aint array_of_displacements[],
+                                       const MPI_Datatype array_of_types[],
+                                       MPI_Datatype* newtype) {
+  constexpr const char* fn = "MPI_Type_create_struct";
+  MPR_TRY(check_count_arg(fn, count));
+  MPR_TRY(check_blocklens(fn, count, array_of_blocklengths));
+  MPR_TRY(check_arg(fn, nullptr, count == 0 || (array_of_displacements && array_of_types),
+                    "array_of_displacements or array_of_types is NULL"));
+  MPR_TRY(check_new(fn, newtype));
+  std::vector<Datatype*> types(static_cast<size_t>(count));
+  for (int i = 0; i < count; ++i) {
+    types[i] = to_datatype(array_of_types[i]);
+    if (!types[i])
+      return raise_error(nullptr, MPI_ERR_TYPE, fn, "invalid datatype %p at index %d",
+                         static_cast<void*>(array_of_types[i]), i);
+  }
+  return done(dt::make_struct(count, array_of_blocklengths, array_of_displacements, types.data()),
+              newtype);
+}
+MPR_WEAK_ALIAS(Type_create_struct);
+
+extern "C" int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[],
+                                         const int array_of_subsizes[],
+                                         const int array_of_starts[], int order,
+                                         MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  constexpr const char* fn = "MPI_Type_create_subarray";
+  Datatype* old;
+  if (ndims <= 0)
+    return raise_error(nullptr, MPI_ERR_DIMS, fn, "invalid ndims %d (must be >= 1)", ndims);
+  MPR_TRY(check_arg(fn, nullptr, array_of_sizes && array_of_subsizes && array_of_starts,
+                    "array_of_sizes, array_of_subsizes or array_of_starts is NULL"));
+  for (int i = 0; i < ndims; ++i) {
+    int size = array_of_sizes[i], sub = array_of_subsizes[i], start = array_of_starts[i];
+    if (size < 1 || sub < 1 || sub > size || start < 0 || start > size - sub)
+      return raise_error(nullptr, MPI_ERR_ARG, fn,
+                         "dimension %d: size %d, subsize %d, start %d (need 1 <= subsize <= "
+                         "size and 0 <= start <= size - subsize)",
+                         i, size, sub, start);
+  }
+  if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN)
+    return raise_error(nullptr, MPI_ERR_ARG, fn,
+                       "invalid order %d (MPI_ORDER_C or MPI_ORDER_FORTRAN)", order);
+  MPR_TRY(check_any_type(fn, oldtype, &old));
+  MPR_TRY(check_new(fn, newtype));
+  return done(dt::make_subarray(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order,
+                                old),
+              newtype);
+}
+MPR_WEAK_ALIAS(Type_create_subarray);
+
+extern "C" int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
+                                        MPI_Datatype* newtype) {
+  constexpr const char* fn = "MPI_Type_create_resized";
+  Datatype* old;
+  MPR_TRY(check_any_type(fn, oldtype, &old));
+  MPR_TRY(check_new(fn, newtype));
+  return done(dt::make_resized(old, lb, extent), newtype);
+}
+MPR_WEAK_ALIAS(Type_create_resized);
+
+extern "C" int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  constexpr const char* fn = "MPI_Type_dup";
+  Datatype* old;
+  MPR_TRY(check_any_type(fn, oldtype, &old));
+  MPR_TRY(check_new(fn, newtype));
+  return done(dt::make_dup(old), newtype);
+}
+MPR_WEAK_ALIAS(Type_dup);
+
+extern "C" int PMPI_Type_commit(MPI_Datatype* datatype) {
+  constexpr const char* fn = "MPI_Type_commit";
+  Datatype* dt;
+  MPR_TRY(check_arg(fn, nullptr, datatype != nullptr, "datatype is NULL"));
+  MPR_TRY(check_any_type(fn, *datatype, &dt));
+  dt->committed = true;
+  return MPI_SUCCESS;
+}
+MPR_WEAK_ALIAS(Type_commit);
+
+extern "C" int PMPI_Type_free(MPI_Datatype* datatype) {
+  constexpr const char* fn = "MPI_Type_free";
+  Datatype* dt;
+  MPR_TRY(check_arg(fn, nullptr, datatype != nullptr, "datatype is NULL"));
+  MPR_TRY(check_any_type(fn, *datatype, &dt));
+  if (dt->predefined)
+    return raise_error(nullptr, MPI_ERR_TYPE, fn, "cannot free predefined datatype %s", dt->name);
+  // Pending requests and types built from it hold their own references.
+  dt->release();
+  *datatype = MPI_DATATYPE_NULL;
+  return MPI_SUCCESS;
+}
+MPR_WEAK_ALIAS(Type_free);
 
 extern "C" int PMPI_Type_size(MPI_Datatype datatype, int* size) {
   constexpr const char* fn = "MPI_Type_size";
   Datatype* dt;
   MPR_TRY(check_arg(fn, nullptr, size, "size is NULL"));
-  MPR_TRY(check_type(fn, nullptr, datatype, &dt));
+  MPR_TRY(check_any_type(fn, datatype, &dt));
   *size = dt->size > static_cast<size_t>(INT_MAX) ? MPI_UNDEFINED : static_cast<int>(dt->size);
   return MPI_SUCCESS;
 }
@@ -21,7 +268,7 @@ extern "C" int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count* size) {
   constexpr const char* fn = "MPI_Type_size_x";
   Datatype* dt;
   MPR_TRY(check_arg(fn, nullptr, size, "size is NULL"));
-  MPR_TRY(check_type(fn, nullptr, datatype, &dt));
+  MPR_TRY(check_any_type(fn, datatype, &dt));
   *size = static_cast<MPI_Count>(dt->size);
   return MPI_SUCCESS;
 }
@@ -31,18 +278,53 @@ extern "C" int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint* lb, MPI_Ain
   constexpr const char* fn = "MPI_Type_get_extent";
   Datatype* dt;
   MPR_TRY(check_arg(fn, nullptr, lb && extent, "lb or extent is NULL"));
-  MPR_TRY(check_type(fn, nullptr, datatype, &dt));
+  MPR_TRY(check_any_type(fn, datatype, &dt));
   *lb = dt->lb;
   *extent = dt->extent;
   return MPI_SUCCESS;
 }
 MPR_WEAK_ALIAS(Type_get_extent);
 
+extern "C" int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count* lb, MPI_Count* extent) {
+  constexpr const char* fn = "MPI_Type_get_extent_x";
+  Datatype* dt;
+  MPR_TRY(check_arg(fn, nullptr, lb && extent, "lb or extent is NULL"));
+  MPR_TRY(check_any_type(fn, datatype, &dt));
+  *lb = dt->lb;
+  *extent = dt->extent;
+  return MPI_SUCCESS;
+}
+MPR_WEAK_ALIAS(Type_get_extent_x);
+
+extern "C" int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint* true_lb,
+                                         MPI_Aint* true_extent) {
+  constexpr const char* fn = "MPI_Type_get_true_extent";
+  Datatype* dt;
+  MPR_TRY(check_arg(fn, nullptr, true_lb && true_extent, "true_lb or true_extent is NULL"));
+  MPR_TRY(check_any_type(fn, datatype, &dt));
+  *true_lb = dt->true_lb;
+  *true_extent = dt->true_extent;
+  return MPI_SUCCESS;
+}
+MPR_WEAK_ALIAS(Type_get_true_extent);
+
+extern "C" int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count* true_lb,
+                                           MPI_Count* true_extent) {
+  constexpr const char* fn = "MPI_Type_get_true_extent_x";
+  Datatype* dt;
+  MPR_TRY(check_arg(fn, nullptr, true_lb && true_extent, "true_lb or true_extent is NULL"));
+  MPR_TRY(check_any_type(fn, datatype, &dt));
+  *true_lb = dt->true_lb;
+  *true_extent = dt->true_extent;
+  return MPI_SUCCESS;
+}
+MPR_WEAK_ALIAS(Type_get_true_extent_x);
+
 extern "C" int PMPI_Type_get_name(MPI_Datatype datatype, char* type_name, int* resultlen) {
   constexpr const char* fn = "MPI_Type_get_name";
   Datatype* dt;
   MPR_TRY(check_arg(fn, nullptr, type_name && resultlen, "type_name or resultlen is NULL"));
-  MPR_TRY(check_type(fn, nullptr, datatype, &dt));
+  MPR_TRY(check_any_type(fn, datatype, &dt));
   size_t n = std::strlen(dt->name);
   if (n > MPI_MAX_OBJECT_NAME - 1) n = MPI_MAX_OBJECT_NAME - 1;
   std::memcpy(type_name, dt->name, n);
@@ -51,3 +333,62 @@ extern "C" int PMPI_Type_get_name(MPI_Datatype datatype, char* type_name, int* r
   return MPI_SUCCESS;
 }
 MPR_WEAK_ALIAS(Type_get_name);
+
+extern "C" int PMPI_Type_set_name(MPI_Datatype datatype, const char* type_name) {
+  constexpr const char* fn = "MPI_Type_set_name";
+  Datatype* dt;
+  MPR_TRY(check_arg(fn, nullptr, type_name, "type_name is NULL"));
+  MPR_TRY(check_any_type(fn, datatype, &dt));
+  // Longer names are truncated, as MPI_Type_get_name could not return them whole.
+  dt->set_name(std::string(type_name, strnlen(type_name, MPI_MAX_OBJECT_NAME - 1)).c_str());
+  return MPI_SUCCESS;
+}
+MPR_WEAK_ALIAS(Type_set_name);
+
+extern "C" int PMPI_Type_get_envelope(MPI_Datatype datatype, int* num_integers,
+                                      int* num_addresses, int* num_datatypes, int* combiner) {
+  constexpr const char* fn = "MPI_Type_get_envelope";
+  Datatype* dt;
+  MPR_TRY(check_arg(fn, nullptr, num_integers && num_addresses && num_datatypes && combiner,
+                    "an output argument is NULL"));
+  MPR_TRY(check_any_type(fn, datatype, &dt));
+  *num_integers = static_cast<int>(dt->ints.size());
+  *num_addresses = static_cast<int>(dt->aints.size());
+  *num_datatypes = static_cast<int>(dt->types.size());
+  *combiner = dt->combiner;
+  return MPI_SUCCESS;
+}
+MPR_WEAK_ALIAS(Type_get_envelope);
+
+extern "C" int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers,
+                                      int max_addresses, int max_datatypes,
+                                      int array_of_integers[], MPI_Aint array_of_addresses[],
+                                      MPI_Datatype array_of_datatypes[]) {
+  constexpr const char* fn = "MPI_Type_get_contents";
+  Datatype* dt;
+  MPR_TRY(check_any_type(fn, datatype, &dt));
+  if (dt->predefined)
+    return raise_error(nullptr, MPI_ERR_TYPE, fn,
+                       "%s is predefined (MPI_COMBINER_NAMED): it has no contents", dt->name);
+  const size_t ni = dt->ints.size(), na = dt->aints.size(), nd = dt->types.size();
+  if (max_integers < 0 || static_cast<size_t>(max_integers) < ni ||
+      max_addresses < 0 || static_cast<size_t>(max_addresses) < na ||
+      max_datatypes < 0 || static_cast<size_t>(max_datatypes) < nd)
+    return raise_error(nullptr, MPI_ERR_ARG, fn,
+                       "arrays too small: the type has %zu integers, %zu addresses and %zu "
+                       "datatypes (MPI_Type_get_envelope)",
+                       ni, na, nd);
+  MPR_TRY(check_arg(fn, nullptr, (ni == 0 || array_of_integers) &&
+                                     (na == 0 || array_of_addresses) &&
+                                     (nd == 0 || array_of_datatypes),
+                    "an output array is NULL"));
+  std::copy(dt->ints.begin(), dt->ints.end(), array_of_integers);
+  std::copy(dt->aints.begin(), dt->aints.end(), array_of_addresses);
+  // Derived types come back as handles the caller owns (and frees): one more reference each.
+  for (size_t i = 0; i < nd; ++i) {
+    dt->types[i]->retain();
+    array_of_datatypes[i] = dt->types[i]->handle;
+  }
+  return MPI_SUCCESS;
+}
+MPR_WEAK_ALIAS(Type_get_contents);

@@ -4,6 +4,7 @@
 
 #include "runtime/api/check.h"
 #include "runtime/request.h"
+#include "runtime/request_ext.h"
 
 using namespace mpr::runtime;
 using namespace mpr::runtime::api;
@@ -30,8 +31,9 @@ int finish_one(const char* fn, MPI_Request* h, MPI_Status* st, Comm** comm) {
   Request* r = from_handle(*h);
   Comm* c = request_comm(r);
   c->retain();
+  const bool keep = r->persistent;  // persistent requests only become inactive
   int code = request_finish(fn, r, st);
-  *h = MPI_REQUEST_NULL;
+  if (!keep) *h = MPI_REQUEST_NULL;
   if (code != MPI_SUCCESS && !*comm) {
     *comm = c;
     return code;
@@ -55,13 +57,16 @@ int raise_in_status(const char* fn, Comm* comm, int failed) {
                                    "%d request(s) failed; see the statuses' MPI_ERROR", failed));
 }
 
+// The "any" and "some" families skip null and inactive persistent requests alike.
+bool live(MPI_Request h) { return h != MPI_REQUEST_NULL && request_active(from_handle(h)); }
+
 // Finish every complete request of the array (Waitsome/Testsome).
 int finish_some(const char* fn, int incount, MPI_Request* reqs, int* outcount, int* indices,
                 MPI_Status* statuses) {
   Comm* failed_comm = nullptr;
   int failed = 0, n = 0;
   for (int i = 0; i < incount; ++i) {
-    if (reqs[i] == MPI_REQUEST_NULL || !request_test(from_handle(reqs[i]))) continue;
+    if (!live(reqs[i]) || !request_test(from_handle(reqs[i]))) continue;
     if (finish_one(fn, &reqs[i], status_at(statuses, n), &failed_comm) != MPI_SUCCESS) ++failed;
     indices[n++] = i;
   }
@@ -71,7 +76,7 @@ int finish_some(const char* fn, int incount, MPI_Request* reqs, int* outcount, i
 
 bool any_active(int count, const MPI_Request* reqs) {
   for (int i = 0; i < count; ++i)
-    if (reqs[i] != MPI_REQUEST_NULL) return true;
+    if (live(reqs[i])) return true;
   return false;
 }
 
@@ -170,7 +175,7 @@ extern "C" int PMPI_Waitany(int count, MPI_Request reqs[], int* index, MPI_Statu
   }
   for (Poller poller;; poller.poll()) {
     for (int i = 0; i < count; ++i) {
-      if (reqs[i] == MPI_REQUEST_NULL || !request_test(from_handle(reqs[i]))) continue;
+      if (!live(reqs[i]) || !request_test(from_handle(reqs[i]))) continue;
       *index = i;
       Comm* comm = nullptr;
       int code = finish_one(fn, &reqs[i], status, &comm);
@@ -194,7 +199,7 @@ extern "C" int PMPI_Testany(int count, MPI_Request reqs[], int* index, int* flag
   }
   the_pml().progress();
   for (int i = 0; i < count; ++i) {
-    if (reqs[i] == MPI_REQUEST_NULL || !request_test(from_handle(reqs[i]))) continue;
+    if (!live(reqs[i]) || !request_test(from_handle(reqs[i]))) continue;
     *index = i;
     *flag = 1;
     Comm* comm = nullptr;
@@ -273,10 +278,9 @@ extern "C" int PMPI_Cancel(MPI_Request* request) {
   MPR_TRY(check_running(fn));
   if (!request || *request == MPI_REQUEST_NULL)
     return raise_error(nullptr, MPI_ERR_REQUEST, fn, "invalid request MPI_REQUEST_NULL");
-  Request* r = from_handle(*request);
-  // Only receives can be cancelled; cancelling a send is allowed and has no effect.
-  if (r->kind == Request::Kind::kGeneric) r = static_cast<RtRequest*>(r)->inner;
-  if (r && r->kind == Request::Kind::kRecv && !r->complete) the_pml().cancel(r);
+  // Receives not yet matched are cancelled. A started send cannot be recalled from the pml:
+  // it completes normally and MPI_Test_cancelled reports false (see request_ext.h).
+  request_cancel(from_handle(*request));
   return MPI_SUCCESS;
 }
 MPR_WEAK_ALIAS(Cancel);

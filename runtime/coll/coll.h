@@ -1,31 +1,68 @@
-// Blocking collectives over the pml, on each communicator's collective context id. Every rank
-// of a communicator calls them in the same order, and messages between two ranks on one context
-// never overtake each other, so one tag per algorithm is enough to keep them apart.
+// Collective algorithms. Each function appends one collective call's steps to a Schedule (which
+// fixes the communicator and the operation's tag); the caller then runs it to completion
+// (blocking call) or starts it as a nonblocking request. The algorithm is chosen by the
+// decision table in tuning.cc.
 //
-// Buffers are in the datatype's memory layout: `count` elements, `count * extent` bytes
-// (predefined types have lb 0; derived types will need pack/unpack around these).
+// Buffers are contiguous bytes: the API layer stages non-contiguous datatypes through packed
+// copies (stage.h). Reductions work on `count` elements of `s.reducer().esz` bytes each, in the
+// memory layout of the reducer's type. Ranks are communicator ranks; intracommunicators only.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
+#include "runtime/coll/schedule.h"
 #include "runtime/comm.h"
 #include "runtime/datatype.h"
 #include "runtime/op.h"
 
 namespace mpr::runtime::coll {
 
-/// Each returns MPI_SUCCESS or an MPI error code (not raised, message names `fn`).
+/// A block of bytes at one rank (v-variants: one per peer).
+struct Span {
+  char* ptr;
+  size_t bytes;
+};
+
+void barrier(Schedule& s);
+void bcast(Schedule& s, void* buf, size_t bytes, int root);
+
+/// `sendbuf` may equal `recvbuf` (MPI_IN_PLACE); recvbuf is written at the root only.
+/// Non-commutative ops combine exactly x0 op x1 op ... op x(n-1).
+void reduce(Schedule& s, const void* sendbuf, void* recvbuf, size_t count, int root);
+void allreduce(Schedule& s, const void* sendbuf, void* recvbuf, size_t count);
+/// Rank r gets elements [sum(counts[<r]), + counts[r]) of the reduced vector at recvbuf.
+/// `sendbuf` holds the whole vector; it may equal recvbuf (in place).
+void reduce_scatter(Schedule& s, const void* sendbuf, void* recvbuf, const size_t* counts);
+/// Inclusive (or exclusive) prefix reduction; `sendbuf` may equal recvbuf. An exclusive scan
+/// leaves rank 0's recvbuf untouched.
+void scan(Schedule& s, const void* sendbuf, void* recvbuf, size_t count, bool exclusive);
+
+/// Blocks of `blk` bytes per rank, in rank order at the root. sendbuf == nullptr at the root
+/// means in place (its block is already at recvbuf + root * blk).
+void gather(Schedule& s, const void* sendbuf, void* recvbuf, size_t blk, int root);
+/// recvbuf == nullptr at the root means in place (the root keeps its block in sendbuf).
+void scatter(Schedule& s, const void* sendbuf, void* recvbuf, size_t blk, int root);
+/// `blocks` (root only) has one entry per rank; sendbuf == nullptr at the root: in place.
+void gatherv(Schedule& s, const void* sendbuf, size_t bytes, const Span* blocks, int root);
+void scatterv(Schedule& s, const Span* blocks, void* recvbuf, size_t bytes, int root);
+/// sendbuf == nullptr: in place (own block already at recvbuf + rank * blk).
+void allgather(Schedule& s, const void* sendbuf, void* recvbuf, size_t blk);
+/// `blocks[i]` is where rank i's contribution goes; sendbuf == nullptr: in place.
+void allgatherv(Schedule& s, const void* sendbuf, const Span* blocks);
+/// sendbuf == nullptr: in place (recvbuf holds the blocks to send).
+void alltoall(Schedule& s, const void* sendbuf, void* recvbuf, size_t blk);
+/// One block to send to and one to receive from each rank (alltoallv, alltoallw). The sends
+/// must not overlap the receives (the API stages in-place calls).
+void alltoallv(Schedule& s, const Span* sends, const Span* recvs);
+
+// Blocking shortcuts for runtime-internal callers and tests: run one collective on `comm`
+// (predefined types, contiguous buffers) and return an MPI error code (not raised).
 int barrier(const char* fn, Comm* comm);
 int bcast(const char* fn, Comm* comm, void* buf, size_t bytes, int root);
-/// `sendbuf` is this rank's input (the API turns MPI_IN_PLACE into recvbuf at the root);
-/// `recvbuf` is written at the root only. Non-commutative ops combine in rank order.
-int reduce(const char* fn, Comm* comm, const void* sendbuf, void* recvbuf, int count,
-           const Datatype* type, const Op* op, int root);
-/// `sendbuf` may equal `recvbuf` (MPI_IN_PLACE).
 int allreduce(const char* fn, Comm* comm, const void* sendbuf, void* recvbuf, int count,
               const Datatype* type, const Op* op);
-/// max over the communicator of one value per rank (context id agreement).
+/// Max over the communicator of one value per rank.
 int allreduce_max_u64(const char* fn, Comm* comm, uint64_t in, uint64_t* out);
 
 }  // namespace mpr::runtime::coll

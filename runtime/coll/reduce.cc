@@ -1,59 +1,277 @@
-// Reduce by binomial tree, allreduce as reduce + bcast.
-#include <cstring>
-#include <memory>
+// Reduce (binomial, Rabenseifner) and allreduce (recursive doubling, Rabenseifner, ring).
+#include <utility>
+#include <vector>
 
 #include "runtime/coll/coll.h"
-#include "runtime/coll/transfer.h"
+#include "runtime/coll/halving.h"
+#include "runtime/coll/tuning.h"
 #include "runtime/datatype.h"
-#include "runtime/op.h"
 
 namespace mpr::runtime::coll {
 
-int reduce(const char* fn, Comm* comm, const void* sendbuf, void* recvbuf, int count,
-           const Datatype* type, const Op* op, int root) {
-  const int n = comm->size(), rank = comm->rank();
-  const size_t bytes = static_cast<size_t>(count) * type->extent;
-  if (n == 1) {
-    if (sendbuf != recvbuf && bytes > 0) std::memcpy(recvbuf, sendbuf, bytes);
-    return MPI_SUCCESS;
-  }
-  // A commutative op may use a tree rooted at `root`. A non-commutative one uses the tree
-  // rooted at rank 0, where node v always holds the result over ranks [v, v + 2^k) and
-  // combines it with the next higher block on its left, so the result is
-  // x0 op x1 op ... op x(n-1) exactly; rank 0 then forwards it to the root.
-  const int tree_root = op->commute ? root : 0;
+namespace {
+
+CallShape shape_of(const Schedule& s, size_t count) {
+  CallShape shape;
+  shape.ranks = s.size();
+  shape.count = count;
+  shape.bytes = count * s.reducer().esz;
+  shape.commutative = s.reducer().commutative();
+  return shape;
+}
+
+// A commutative op uses a tree rooted at the root. Otherwise the tree is rooted at rank 0, where
+// node v holds the result over ranks [v, v + 2^k) and combines it with the next higher block on
+// its right, so the result is exactly x0 op x1 op ... op x(n-1); rank 0 forwards it.
+void reduce_binomial(Schedule& s, const void* sendbuf, void* recvbuf, size_t count, int root) {
+  const int n = s.size(), rank = s.rank();
+  const size_t bytes = count * s.reducer().esz;
+  const int tree_root = s.reducer().commutative() ? root : 0;
   const int v = (rank - tree_root + n) % n;
-  auto acc = std::make_unique<char[]>(bytes);
-  auto tmp = std::make_unique<char[]>(bytes);
-  if (bytes > 0) std::memcpy(acc.get(), sendbuf, bytes);
+  int parent = -1;
+  std::vector<int> children;
   for (int mask = 1; mask < n; mask <<= 1) {
     if (v & mask) {
-      // Hand the partial result to the parent and leave the tree. A root that is not the
-      // tree's root then gets the final result from rank 0.
-      int rc = send(fn, comm, acc.get(), bytes, (v - mask + tree_root) % n, kTagReduce);
-      if (rc != MPI_SUCCESS || rank != root) return rc;
-      return recv(fn, comm, recvbuf, bytes, tree_root, kTagReduceToRoot);
+      parent = (v - mask + tree_root) % n;
+      break;
     }
-    if (v + mask < n) {
-      int rc = recv(fn, comm, tmp.get(), bytes, (v + mask + tree_root) % n, kTagReduce);
-      if (rc != MPI_SUCCESS) return rc;
-      op_apply(op, acc.get(), tmp.get(), count, type);  // tmp = acc op tmp
-      std::swap(acc, tmp);
+    if (v + mask < n) children.push_back((v + mask + tree_root) % n);
+  }
+  // Children's partial results arrive in any order into their own buffers, then fold in from
+  // the lowest: after child i, bufs[i] = mine op child_0 op ... op child_i.
+  std::vector<char*> bufs;
+  for (int c : children) {
+    bufs.push_back(s.scratch(bytes));
+    s.recv(bufs.back(), bytes, c);
+  }
+  const char* acc = static_cast<const char*>(sendbuf);
+  for (char* b : bufs) {
+    s.reduce(acc, b, count);
+    acc = b;
+  }
+  if (parent >= 0)
+    s.send(acc, bytes, parent);
+  else if (rank == root)
+    s.copy(recvbuf, acc, bytes);
+  else
+    s.send(acc, bytes, root);
+  if (rank == root && rank != tree_root) {
+    s.fence();
+    s.recv(recvbuf, bytes, tree_root);
+  }
+}
+
+// Recursive halving over the folded power of two (each new rank ends up owning one reduced
+// block), then a binomial gather of the blocks to the root's new rank.
+void reduce_rabenseifner(Schedule& s, const void* sendbuf, void* recvbuf, size_t count,
+                         int root) {
+  const int rank = s.rank();
+  const size_t esz = s.reducer().esz, bytes = count * esz;
+  const Fold f(s.size());
+  const Halving h(count, f.pof2);
+  // An even root below 2*rem sits out; its odd neighbour collects the result for it.
+  const int proxy = root < 2 * f.rem && root % 2 == 0 ? root + 1 : root;
+  const int nr = f.new_rank(rank);
+  if (nr < 0) {
+    s.send(sendbuf, bytes, rank + 1);
+    if (rank == root) {
+      s.fence();
+      s.recv(recvbuf, bytes, proxy);
+    }
+    return;
+  }
+  char* work = rank == root ? static_cast<char*>(recvbuf) : s.scratch(bytes);
+  char* tmp = s.scratch(bytes);
+  s.copy(work, sendbuf, bytes);
+  if (rank < 2 * f.rem) {
+    s.recv(tmp, bytes, rank - 1);
+    s.reduce(tmp, work, count);
+  }
+  size_t lo, hi, plo, phi;
+  for (int k = 0; k < h.levels; ++k) {
+    const int pnr = nr ^ (1 << k), peer = f.real_rank(pnr);
+    h.window(nr, k + 1, &lo, &hi);
+    h.window(pnr, k + 1, &plo, &phi);
+    s.fence();
+    s.recv(tmp + lo * esz, (hi - lo) * esz, peer);
+    s.send(work + plo * esz, (phi - plo) * esz, peer);
+    s.reduce(tmp + lo * esz, work + lo * esz, hi - lo);
+  }
+  // Undo the halving towards the root: at level k the pair differing in bit k merges its
+  // windows at whichever side agrees with the root's bit; the other side is done.
+  const int nroot = f.new_rank(proxy);
+  for (int k = h.levels - 1; k >= 0; --k) {
+    const int bit = 1 << k, pnr = nr ^ bit, peer = f.real_rank(pnr);
+    s.fence();
+    if ((nr & bit) == (nroot & bit)) {
+      h.window(pnr, k + 1, &plo, &phi);
+      s.recv(work + plo * esz, (phi - plo) * esz, peer);
+    } else {
+      h.window(nr, k + 1, &lo, &hi);
+      s.send(work + lo * esz, (hi - lo) * esz, peer);
+      return;
     }
   }
-  // Only the tree's root gets here.
-  if (rank == root) {
-    if (bytes > 0) std::memcpy(recvbuf, acc.get(), bytes);
-    return MPI_SUCCESS;
+  if (rank != root) {
+    s.fence();
+    s.send(work, bytes, root);
   }
-  return send(fn, comm, acc.get(), bytes, root, kTagReduceToRoot);
+}
+
+// Whole-vector exchanges at distance 1, 2, 4, ... over the folded power of two. Each new rank
+// stands for a contiguous run of ranks, and the lower run always goes on the left, so
+// non-commutative ops combine in rank order.
+void allreduce_recursive_doubling(Schedule& s, const void* sendbuf, void* recvbuf,
+                                  size_t count) {
+  const int rank = s.rank();
+  const size_t bytes = count * s.reducer().esz;
+  const bool commute = s.reducer().commutative();
+  const Fold f(s.size());
+  const int nr = f.new_rank(rank);
+  char* acc = static_cast<char*>(recvbuf);
+  if (nr < 0) {
+    s.send(sendbuf, bytes, rank + 1);
+    s.fence();
+    s.recv(acc, bytes, rank + 1);
+    return;
+  }
+  s.copy(acc, sendbuf, bytes);
+  char* a = acc;
+  char* t = s.scratch(bytes);
+  if (rank < 2 * f.rem) {
+    s.recv(t, bytes, rank - 1);
+    s.reduce(t, a, count);
+  }
+  for (int mask = 1; mask < f.pof2; mask <<= 1) {
+    const int pnr = nr ^ mask, peer = f.real_rank(pnr);
+    s.fence();
+    s.recv(t, bytes, peer);
+    s.send(a, bytes, peer);
+    if (pnr < nr || commute) {
+      s.reduce(t, a, count);
+    } else {
+      s.reduce(a, t, count);
+      std::swap(a, t);
+    }
+  }
+  s.copy(acc, a, bytes);
+  if (rank < 2 * f.rem) {
+    s.fence();
+    s.send(acc, bytes, rank - 1);
+  }
+}
+
+// Recursive halving (reduce-scatter), then recursive doubling of the owned windows
+// (allgather), over the folded power of two.
+void allreduce_rabenseifner(Schedule& s, const void* sendbuf, void* recvbuf, size_t count) {
+  const int rank = s.rank();
+  const size_t esz = s.reducer().esz, bytes = count * esz;
+  const Fold f(s.size());
+  const Halving h(count, f.pof2);
+  const int nr = f.new_rank(rank);
+  char* work = static_cast<char*>(recvbuf);
+  if (nr < 0) {
+    s.send(sendbuf, bytes, rank + 1);
+    s.fence();
+    s.recv(work, bytes, rank + 1);
+    return;
+  }
+  char* tmp = s.scratch(bytes);
+  s.copy(work, sendbuf, bytes);
+  if (rank < 2 * f.rem) {
+    s.recv(tmp, bytes, rank - 1);
+    s.reduce(tmp, work, count);
+  }
+  size_t lo, hi, plo, phi;
+  for (int k = 0; k < h.levels; ++k) {
+    const int pnr = nr ^ (1 << k), peer = f.real_rank(pnr);
+    h.window(nr, k + 1, &lo, &hi);
+    h.window(pnr, k + 1, &plo, &phi);
+    s.fence();
+    s.recv(tmp + lo * esz, (hi - lo) * esz, peer);
+    s.send(work + plo * esz, (phi - plo) * esz, peer);
+    s.reduce(tmp + lo * esz, work + lo * esz, hi - lo);
+  }
+  for (int k = h.levels - 1; k >= 0; --k) {
+    const int pnr = nr ^ (1 << k), peer = f.real_rank(pnr);
+    h.window(nr, k + 1, &lo, &hi);
+    h.window(pnr, k + 1, &plo, &phi);
+    s.fence();
+    s.recv(work + plo * esz, (phi - plo) * esz, peer);
+    s.send(work + lo * esz, (hi - lo) * esz, peer);
+  }
+  if (rank < 2 * f.rem) {
+    s.fence();
+    s.send(work, bytes, rank - 1);
+  }
+}
+
+// Ring reduce-scatter (n-1 steps, block i ends complete at rank i-1), then ring allgather.
+void allreduce_ring(Schedule& s, const void* sendbuf, void* recvbuf, size_t count) {
+  const int n = s.size(), r = s.rank();
+  const size_t esz = s.reducer().esz;
+  const Halving blocks(count, n);  // only its block boundaries are used
+  auto off = [&](int b) { return blocks.disp[b] * esz; };
+  auto cnt = [&](int b) { return blocks.disp[b + 1] - blocks.disp[b]; };
+  char* acc = static_cast<char*>(recvbuf);
+  char* tmp = s.scratch(cnt(0) * esz);  // block 0 is the largest
+  s.copy(acc, sendbuf, count * esz);
+  const int right = (r + 1) % n, left = (r - 1 + n) % n;
+  for (int step = 0; step < n - 1; ++step) {
+    const int out = (r - step + n) % n, in = (r - step - 1 + n) % n;
+    s.fence();
+    s.recv(tmp, cnt(in) * esz, left);
+    s.send(acc + off(out), cnt(out) * esz, right);
+    s.reduce(tmp, acc + off(in), cnt(in));
+  }
+  for (int step = 0; step < n - 1; ++step) {
+    const int out = (r + 1 - step + n) % n, in = (r - step + n) % n;
+    s.fence();
+    s.recv(acc + off(in), cnt(in) * esz, left);
+    s.send(acc + off(out), cnt(out) * esz, right);
+  }
+}
+
+}  // namespace
+
+void reduce(Schedule& s, const void* sendbuf, void* recvbuf, size_t count, int root) {
+  if (count == 0) return;
+  if (s.size() == 1) {
+    s.copy(recvbuf, sendbuf, count * s.reducer().esz);
+    return;
+  }
+  if (choose(Coll::kReduce, shape_of(s, count)) == Alg::kRabenseifner)
+    reduce_rabenseifner(s, sendbuf, recvbuf, count, root);
+  else
+    reduce_binomial(s, sendbuf, recvbuf, count, root);
+}
+
+void allreduce(Schedule& s, const void* sendbuf, void* recvbuf, size_t count) {
+  if (count == 0) return;
+  if (s.size() == 1) {
+    s.copy(recvbuf, sendbuf, count * s.reducer().esz);
+    return;
+  }
+  switch (choose(Coll::kAllreduce, shape_of(s, count))) {
+    case Alg::kRabenseifner:
+      allreduce_rabenseifner(s, sendbuf, recvbuf, count);
+      break;
+    case Alg::kRing:
+      allreduce_ring(s, sendbuf, recvbuf, count);
+      break;
+    default:
+      allreduce_recursive_doubling(s, sendbuf, recvbuf, count);
+      break;
+  }
 }
 
 int allreduce(const char* fn, Comm* comm, const void* sendbuf, void* recvbuf, int count,
               const Datatype* type, const Op* op) {
-  int rc = reduce(fn, comm, sendbuf, recvbuf, count, type, op, 0);
-  if (rc != MPI_SUCCESS) return rc;
-  return bcast(fn, comm, recvbuf, static_cast<size_t>(count) * type->extent, 0);
+  Schedule s(fn, comm);
+  s.set_reducer({op, type, static_cast<size_t>(type->extent), false});
+  allreduce(s, sendbuf, recvbuf, static_cast<size_t>(count));
+  s.seal();
+  return s.run();
 }
 
 int allreduce_max_u64(const char* fn, Comm* comm, uint64_t in, uint64_t* out) {

@@ -147,7 +147,7 @@ TEST_CASE("pair types with padding pack to value+index and unpack back", "[datat
 
 TEST_CASE("short-int pairs have a hole between value and index", "[datatype]") {
   const Datatype* d = to_datatype(MPI_SHORT_INT);
-  REQUIRE(d->blocks.size() == 2);
+  REQUIRE(d->prog.segs().size() == 2);
   struct SI {
     short v;
     int i;

@@ -1,0 +1,592 @@
+// Setup, progress, memory registration and teardown of the verbs backend; the factory.
+#include "btl-rdma/verbs/verbs_btl.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <sstream>
+#include <stdexcept>
+#include <system_error>
+
+#include "btl-rdma/verbs/verbs_consts.h"
+#include "common/log.h"
+#include "common/params.h"
+#include "mpr_config.h"
+
+namespace mpr::btl {
+
+namespace verbs {
+
+namespace {
+
+bool lists_verbs(const std::string& btl_list) {
+  std::stringstream in(btl_list);
+  std::string item;
+  while (std::getline(in, item, ','))
+    if (item == "verbs") return true;
+  return false;
+}
+
+// Registrations handed out by reg(): every access a peer's get/put or our own transfers need.
+class MrRegistrar final : public rcache::Registrar {
+ public:
+  MrRegistrar(ibv_pd* pd, int access) : pd_(pd), access_(access) {}
+  void* reg(void* start, size_t len, int* err) override {
+    errno = 0;
+    ibv_mr* mr = ibv_reg_mr(pd_, start, len, access_);
+    if (!mr) {
+      *err = errno ? errno : ENOMEM;
+      return nullptr;
+    }
+    count_live(&LiveCounts::mrs, 1);
+    return mr;
+  }
+  void deregister(void* handle) override {
+    ibv_dereg_mr(static_cast<ibv_mr*>(handle));
+    count_live(&LiveCounts::mrs, -1);
+  }
+
+ private:
+  ibv_pd* pd_;
+  int access_;
+};
+
+// Fork: what ibv_is_fork_initialized() reports decides. UNNEEDED: the kernel (5.13+) copies
+// pinned pages for the child, nothing to do. ENABLED: someone already called ibv_fork_init().
+// DISABLED: call ibv_fork_init() ourselves, but only while no registration exists in this
+// process (it cannot protect earlier ones, and rdma-core refuses it late).
+std::string fork_policy(const Config& cfg) {
+#if HAVE_DECL_IBV_IS_FORK_INITIALIZED
+  switch (ibv_is_fork_initialized()) {
+    case IBV_FORK_UNNEEDED:
+      return "fork-safe (kernel copies pinned pages)";
+    case IBV_FORK_ENABLED:
+      return "ibv_fork_init active (registered pages not inherited)";
+    case IBV_FORK_DISABLED:
+      break;
+  }
+#else
+  static bool called = false;
+  if (called) return "ibv_fork_init active (registered pages not inherited)";
+#endif
+  if (!cfg.fork_init) return "fork unsafe while memory is registered (MPR_VERBS_FORK_INIT=0)";
+  LiveCounts live = live_counts();
+  if (live.mrs > 0 || live.contexts > 0)
+    return "fork unsafe: registrations existed before ibv_fork_init() could be called";
+  if (int rc = ibv_fork_init())
+    return std::string("fork unsafe: ibv_fork_init() failed: ") + std::strerror(rc);
+#if !HAVE_DECL_IBV_IS_FORK_INITIALIZED
+  called = true;
+#endif
+  return "ibv_fork_init() called (registered pages not inherited by children)";
+}
+
+std::string g_fork_note;
+
+std::string format_bytes(size_t n) {
+  if (n >= (1u << 20) && n % (1u << 20) == 0) return std::to_string(n >> 20) + " MiB";
+  if (n >= 1024 && n % 1024 == 0) return std::to_string(n >> 10) + " KiB";
+  return std::to_string(n) + " B";
+}
+
+}  // namespace
+
+Config Config::from_params() {
+  using common::param_int;
+  Config c;
+  c.device = common::param_string("MPR_VERBS_DEVICE");
+  c.requested = !c.device.empty() || lists_verbs(common::param_string("MPR_BTL"));
+  c.eager_limit = static_cast<size_t>(param_int("MPR_VERBS_EAGER_LIMIT"));
+  c.max_am_size =
+      std::max(static_cast<size_t>(param_int("MPR_VERBS_MAX_AM_SIZE")), c.eager_limit + 1024);
+  c.credits = static_cast<int>(std::clamp<int64_t>(param_int("MPR_VERBS_CREDITS"), 2, 4096));
+  c.sq_depth = static_cast<int>(std::clamp<int64_t>(param_int("MPR_VERBS_SQ_DEPTH"), 16, 32768));
+  c.send_bufs = static_cast<int>(std::clamp<int64_t>(param_int("MPR_VERBS_SEND_BUFS"), 4, 65536));
+  c.srq_max = static_cast<int>(std::clamp<int64_t>(param_int("MPR_VERBS_SRQ_MAX"), 64, 1 << 22));
+  c.max_inline = static_cast<int>(std::min<int64_t>(param_int("MPR_VERBS_MAX_INLINE"), 4096));
+  std::string gid = common::param_string("MPR_VERBS_GID_INDEX");
+  c.gid_index = gid.empty() ? -1 : static_cast<int>(param_int("MPR_VERBS_GID_INDEX"));
+  c.rdma_chunk = std::max<size_t>(static_cast<size_t>(param_int("MPR_VERBS_RDMA_CHUNK")), 4096);
+  c.timeout = static_cast<int>(std::clamp<int64_t>(param_int("MPR_VERBS_TIMEOUT"), 1, 31));
+  c.rnr_retry = static_cast<int>(std::clamp<int64_t>(param_int("MPR_VERBS_RNR_RETRY"), 0, 7));
+  c.connect_timeout_s =
+      static_cast<int>(std::max<int64_t>(param_int("MPR_VERBS_CONNECT_TIMEOUT"), 1));
+  c.rcache = common::param_bool("MPR_VERBS_RCACHE");
+  c.rcache_max_bytes = static_cast<size_t>(param_int("MPR_VERBS_RCACHE_MAX_BYTES"));
+  c.odp = common::param_string("MPR_VERBS_ODP");
+  c.fork_init = common::param_bool("MPR_VERBS_FORK_INIT");
+  return c;
+}
+
+VerbsBtl::VerbsBtl(common::Bootstrap& bs, const Config& cfg, Device&& dev)
+    : cfg_(cfg), dev_(std::move(dev)) {
+  dev.ctx = nullptr;
+  rank_ = bs.rank();
+  size_ = bs.size();
+  job_tag_ = std::hash<std::string>{}(bs.job_id());
+  try {
+    setup(bs);
+  } catch (...) {
+    release_all();
+    throw;
+  }
+}
+
+VerbsBtl::~VerbsBtl() { release_all(); }
+
+ibv_mr* VerbsBtl::reg_internal(void* addr, size_t len, int access, const char* what) {
+  ibv_mr* mr = ibv_reg_mr(pd_, addr, len, access);
+  if (!mr) throw_verbs_error(rank_, "ibv_reg_mr", what, errno);
+  count_live(&LiveCounts::mrs, 1);
+  return mr;
+}
+
+void VerbsBtl::dereg_internal(ibv_mr*& mr) {
+  if (!mr) return;
+  ibv_dereg_mr(mr);
+  count_live(&LiveCounts::mrs, -1);
+  mr = nullptr;
+}
+
+void VerbsBtl::setup(common::Bootstrap& bs) {
+  const ibv_device_attr& a = dev_.attr;
+  pd_ = ibv_alloc_pd(dev_.ctx);
+  if (!pd_) throw_verbs_error(rank_, "ibv_alloc_pd", dev_.name, errno);
+  count_live(&LiveCounts::pds, 1);
+
+  sq_depth_ = std::min(cfg_.sq_depth, a.max_qp_wr);
+  signal_interval_ = std::clamp(sq_depth_ / 8, 1, kMaxSignalInterval);
+  max_rd_atomic_ = std::clamp(a.max_qp_init_rd_atom, 1, kMaxRdAtomic);
+  max_dest_rd_atomic_ = std::clamp(a.max_qp_rd_atom, 1, kMaxRdAtomic);
+  rdma_chunk_ = std::min<size_t>(cfg_.rdma_chunk, dev_.port_attr.max_msg_sz);
+
+  // The send CQ only receives signaled completions; signaled_budget_ keeps them within it.
+  int send_cqe = std::min(a.max_cqe, kSendCqEntries);
+  send_cq_ = ibv_create_cq(dev_.ctx, send_cqe, nullptr, nullptr, 0);
+  if (!send_cq_) throw_verbs_error(rank_, "ibv_create_cq", "send CQ", errno);
+  count_live(&LiveCounts::cqs, 1);
+  signaled_budget_ = send_cqe - kUdSendSlots;
+
+  srq_max_ = std::min({cfg_.srq_max, a.max_srq_wr, a.max_cqe - kUdRecvSlots});
+  recv_cq_ = ibv_create_cq(dev_.ctx, srq_max_ + kUdRecvSlots, nullptr, nullptr, 0);
+  if (!recv_cq_) throw_verbs_error(rank_, "ibv_create_cq", "receive CQ", errno);
+  count_live(&LiveCounts::cqs, 1);
+  ibv_srq_init_attr sia{};
+  sia.attr.max_wr = static_cast<uint32_t>(srq_max_);
+  sia.attr.max_sge = 1;
+  srq_ = ibv_create_srq(pd_, &sia);
+  if (!srq_)
+    throw_verbs_error(rank_, "ibv_create_srq", std::to_string(srq_max_) + " entries", errno);
+  count_live(&LiveCounts::srqs, 1);
+  stride_ = (sizeof(AmWireHdr) + cfg_.max_am_size + 63) & ~size_t{63};
+
+  // The device says how much inline data a QP may carry only when one is created: ask for
+  // the configured amount and halve until the device accepts.
+  for (int want = std::max(cfg_.max_inline, 0);; want /= 2) {
+    ibv_qp_init_attr qia{};
+    qia.qp_type = IBV_QPT_RC;
+    qia.send_cq = send_cq_;
+    qia.recv_cq = recv_cq_;
+    qia.srq = srq_;
+    qia.cap.max_send_wr = static_cast<uint32_t>(sq_depth_);
+    qia.cap.max_send_sge = 1;
+    qia.cap.max_inline_data = static_cast<uint32_t>(want);
+    if (ibv_qp* qp = ibv_create_qp(pd_, &qia)) {
+      max_inline_ = std::min<size_t>(qia.cap.max_inline_data, static_cast<size_t>(want));
+      ibv_destroy_qp(qp);
+      break;
+    }
+    if (want == 0) throw_verbs_error(rank_, "ibv_create_qp", "RC probe", errno);
+  }
+
+  const size_t send_bytes = static_cast<size_t>(cfg_.send_bufs) * stride_;
+  if (posix_memalign(reinterpret_cast<void**>(&send_mem_), 4096, send_bytes) != 0)
+    throw std::runtime_error("rank " + std::to_string(rank_) +
+                             ": verbs: out of memory for send buffers");
+  send_mr_ = reg_internal(send_mem_, send_bytes, IBV_ACCESS_LOCAL_WRITE, "send buffers");
+  for (int i = cfg_.send_bufs - 1; i >= 0; --i) send_free_.push_back(i);
+
+  const size_t slots = static_cast<size_t>(size_);
+  if (posix_memalign(reinterpret_cast<void**>(&credit_in_), 4096, slots * sizeof(CreditSlot)) != 0)
+    throw std::runtime_error("rank " + std::to_string(rank_) +
+                             ": verbs: out of memory for credit slots");
+  std::memset(static_cast<void*>(credit_in_), 0, slots * sizeof(CreditSlot));
+  credit_in_mr_ = reg_internal(credit_in_, slots * sizeof(CreditSlot),
+                               IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE, "credit slots");
+  if (max_inline_ < sizeof(CreditSlot)) {
+    if (posix_memalign(reinterpret_cast<void**>(&credit_out_), 4096, slots * sizeof(CreditSlot)) !=
+        0)
+      throw std::runtime_error("rank " + std::to_string(rank_) +
+                               ": verbs: out of memory for credit slots");
+    std::memset(static_cast<void*>(credit_out_), 0, slots * sizeof(CreditSlot));
+    credit_out_mr_ = reg_internal(credit_out_, slots * sizeof(CreditSlot), IBV_ACCESS_LOCAL_WRITE,
+                                  "credit sources");
+  }
+
+  setup_ud();
+
+  // User registrations: which proof makes a cache hit safe (README "Registration cache").
+  const bool frames = rcache::PagemapFrames::instance().frames_visible();
+  bool odp = false;
+  if (cfg_.odp == "1")
+    odp = dev_.odp_rc;
+  else if (cfg_.odp != "0")
+    odp = dev_.odp_rc && !frames;
+  int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
+  rcache::Options ro;
+  ro.enabled = cfg_.rcache;
+  ro.max_unused_bytes = cfg_.rcache_max_bytes;
+  if (odp) {
+    access |= IBV_ACCESS_ON_DEMAND;
+    ro.validation = rcache::Validation::kNone;
+    validation_ = "on-demand paging";
+  } else if (frames) {
+    ro.validation = rcache::Validation::kPageFrames;
+    validation_ = "page frames checked per hit";
+  } else {
+    ro.validation = rcache::Validation::kInUseOnly;
+    validation_ = "reuse only while held (page frames unreadable without CAP_SYS_ADMIN)";
+  }
+  if (!cfg_.rcache) validation_ = "off";
+  registrar_ = std::make_unique<MrRegistrar>(pd_, access);
+  rcache_ = std::make_unique<rcache::Rcache>(*registrar_, ro, &rcache::PagemapFrames::instance());
+
+  peers_.resize(slots);
+  caps_.name = "verbs";
+  caps_.max_am_size = cfg_.max_am_size;
+  caps_.eager_limit = std::min(cfg_.eager_limit, cfg_.max_am_size);
+  caps_.native_get = true;
+  caps_.native_put = true;
+  caps_.needs_registration = true;
+
+  VerbsAddr addr{};
+  addr.magic = kAddrMagic;
+  addr.ud_qpn = ud_qp_->qp_num;
+  std::memcpy(addr.gid, dev_.gid.raw, sizeof addr.gid);
+  addr.lid = dev_.port_attr.lid;
+  addr.port = dev_.port;
+  addr.mtu = static_cast<uint8_t>(dev_.port_attr.active_mtu);
+  addr.link_layer = dev_.port_attr.link_layer;
+  addr.gid_index = static_cast<uint8_t>(dev_.gid_index);
+  addr.credit_rkey = credit_in_mr_->rkey;
+  addr.credit_base = reinterpret_cast<uint64_t>(credit_in_);
+  addr.subnet_prefix = dev_.gid.global.subnet_prefix;
+  std::vector<uint8_t> blob(sizeof addr);
+  std::memcpy(blob.data(), &addr, sizeof addr);
+  bs.put("mpr.verbs", blob);
+}
+
+void VerbsBtl::wire_up(common::Bootstrap& bs) {
+  // One modex read per rank: pml's backend selection asks reachable() for every peer anyway.
+  // The expensive part, an RC QP and its receive buffers, waits until a peer is used.
+  std::vector<uint8_t> blob;
+  for (int r = 0; r < size_; ++r) {
+    Peer& p = peers_[static_cast<size_t>(r)];
+    if (!bs.get(r, "mpr.verbs", &blob) || blob.size() != sizeof(VerbsAddr)) continue;
+    std::memcpy(&p.addr, blob.data(), sizeof p.addr);
+    p.reachable = p.addr.magic == kAddrMagic && p.addr.link_layer == dev_.port_attr.link_layer;
+    if (!p.reachable)
+      common::log_verbose("verbs: peer %d is on another kind of link; not reachable by verbs", r);
+  }
+}
+
+bool VerbsBtl::reachable(int peer) const {
+  return peer >= 0 && peer < size_ && peers_[static_cast<size_t>(peer)].reachable;
+}
+
+bool VerbsBtl::connected(int peer) const {
+  return reachable(peer) && peers_[static_cast<size_t>(peer)].state == ConnState::kUp;
+}
+
+VerbsBtl::Peer& VerbsBtl::peer_at(int peer, const char* call) {
+  if (finalized_)
+    throw std::logic_error("rank " + std::to_string(rank_) + ": verbs " + call + " after finalize");
+  if (peer < 0 || peer >= size_ || !peers_[static_cast<size_t>(peer)].reachable)
+    throw std::runtime_error("rank " + std::to_string(rank_) + ": verbs " + call + ": peer " +
+                             std::to_string(peer) + " is not reachable over verbs");
+  Peer& p = peers_[static_cast<size_t>(peer)];
+  if (p.state == ConnState::kFailed)
+    throw std::runtime_error("rank " + std::to_string(rank_) + ": verbs " + call +
+                             ": the connection to peer " + std::to_string(peer) + " failed");
+  return p;
+}
+
+int VerbsBtl::progress() {
+  if (in_progress_ || finalized_) return 0;
+  in_progress_ = true;
+  struct Reset {
+    bool& flag;
+    ~Reset() { flag = false; }
+  } reset{in_progress_};
+  int n = poll_send_cq();
+  n += poll_recv_cq();
+  if (!credit_due_.empty()) flush_credit_returns();
+  if (!rdma_waiters_.empty()) drive_rdma_waiters();
+  if (!connecting_.empty()) drive_connects();
+  return n;
+}
+
+int VerbsBtl::poll_send_cq() {
+  ibv_wc wc[kPollBatch];
+  int n = ibv_poll_cq(send_cq_, kPollBatch, wc);
+  if (n < 0) throw_verbs_error(rank_, "ibv_poll_cq", "send CQ", EIO);
+  for (int i = 0; i < n; ++i) {
+    switch (wr_kind(wc[i].wr_id)) {
+      case WrKind::kRcSend:
+        retire(static_cast<int>(wr_peer(wc[i].wr_id)), wr_low(wc[i].wr_id), wc[i].status);
+        break;
+      case WrKind::kUdSend:
+        ud_send_free_.push_back(wr_low(wc[i].wr_id));
+        if (wc[i].status != IBV_WC_SUCCESS)
+          common::log_verbose("verbs: connection datagram send failed: %s",
+                              ibv_wc_status_str(wc[i].status));
+        break;
+      default:
+        break;
+    }
+  }
+  return n;
+}
+
+int VerbsBtl::poll_recv_cq() {
+  ibv_wc wc[kPollBatch];
+  int n = ibv_poll_cq(recv_cq_, kPollBatch, wc);
+  if (n < 0) throw_verbs_error(rank_, "ibv_poll_cq", "receive CQ", EIO);
+  for (int i = 0; i < n; ++i) {
+    if (wr_kind(wc[i].wr_id) == WrKind::kSrqRecv) {
+      on_am(wc[i]);
+    } else if (wr_kind(wc[i].wr_id) == WrKind::kUdRecv) {
+      const uint32_t idx = wr_low(wc[i].wr_id);
+      if (wc[i].status == IBV_WC_SUCCESS && wc[i].byte_len >= kGrhBytes + sizeof(ConnMsg)) {
+        ConnMsg m;
+        std::memcpy(&m, ud_mem_ + idx * kUdSlot + kGrhBytes, sizeof m);
+        ++stats_.conn_msgs_recv;
+        on_conn_msg(m);
+      }
+      post_ud_recv(idx);
+    }
+  }
+  return n;
+}
+
+// Entries up to and including the one whose completion arrived are done: RC completes a send
+// queue in order, so one signaled entry retires every unsignaled one before it.
+void VerbsBtl::retire(int peer, uint32_t seq_low, ibv_wc_status status) {
+  if (peer < 0 || peer >= size_) return;
+  Peer& p = peers_[static_cast<size_t>(peer)];
+  const uint64_t seq =
+      p.sq_tail + static_cast<uint32_t>(seq_low - static_cast<uint32_t>(p.sq_tail));
+  if (seq >= p.sq_head) return;  // already retired (a flush after an earlier error)
+  if (status != IBV_WC_SUCCESS) {
+    ++stats_.wc_errors;
+    if (p.state != ConnState::kFailed && status != IBV_WC_WR_FLUSH_ERR)
+      fail_peer(p, peer, std::string("send queue completion: ") + ibv_wc_status_str(status));
+  }
+  while (p.sq_tail <= seq) {
+    SendSlot& s = p.ring[p.sq_tail % static_cast<uint64_t>(sq_depth_)];
+    if (s.bounce >= 0) send_free_.push_back(s.bounce);
+    if (s.signaled) --signaled_outstanding_;
+    if (s.op) {
+      if (p.sq_tail == seq && status != IBV_WC_SUCCESS) s.op->status = EIO;
+      if (s.last_chunk) finish_op(s.op);
+    }
+    s = SendSlot{};
+    ++p.sq_tail;
+  }
+}
+
+void VerbsBtl::fail_peer(Peer& p, int peer, const std::string& why) {
+  if (p.state == ConnState::kFailed) return;
+  common::log_error("verbs: connection to peer %d failed: %s", peer, why.c_str());
+  p.state = ConnState::kFailed;
+  // Outstanding work flushes with errors (completing its ops); queued work fails now.
+  if (p.qp) {
+    ibv_qp_attr qa{};
+    qa.qp_state = IBV_QPS_ERR;
+    ibv_modify_qp(p.qp, &qa, IBV_QP_STATE);
+  }
+  while (!p.rdma_wait.empty()) {
+    RdmaOp* op = p.rdma_wait.front();
+    p.rdma_wait.pop_front();
+    op->status = EIO;
+    if (op->posted == 0) {
+      finish_op(op);
+      continue;
+    }
+    // Partly posted: it completes when its last posted chunk flushes; the rest never will.
+    for (uint64_t s = p.sq_head; s > p.sq_tail; --s) {
+      SendSlot& slot = p.ring[(s - 1) % static_cast<uint64_t>(sq_depth_)];
+      if (slot.op == op) {
+        slot.last_chunk = true;
+        break;
+      }
+    }
+  }
+  connecting_.erase(std::remove(connecting_.begin(), connecting_.end(), peer), connecting_.end());
+}
+
+void VerbsBtl::reg(void* addr, size_t len, Registration* out) {
+  if (finalized_)
+    throw std::logic_error("rank " + std::to_string(rank_) + ": verbs reg after finalize");
+  rcache::Region* r = rcache_->acquire(addr, len);
+  auto* mr = static_cast<ibv_mr*>(r->handle);
+  out->addr = addr;
+  out->len = len;
+  out->lkey = mr->lkey;
+  out->rkey = RemoteKey{};
+  out->rkey.words[0] = mr->rkey;
+  out->backend_data = r;
+}
+
+void VerbsBtl::dereg(Registration* reg) {
+  // After finalize every registration is already gone with the protection domain.
+  if (reg->backend_data && !finalized_)
+    rcache_->release(static_cast<rcache::Region*>(reg->backend_data));
+  reg->backend_data = nullptr;
+}
+
+std::string VerbsBtl::describe() const {
+  std::ostringstream o;
+  o << "verbs: " << dev_.name << " port " << int(dev_.port) << " ("
+    << (dev_.roce ? dev_.gid_type + ", GID index " + std::to_string(dev_.gid_index) + " " +
+                        gid_to_string(dev_.gid)
+                  : "IB, LID " + std::to_string(dev_.port_attr.lid))
+    << "; " << dev_.why << "), MTU " << mtu_bytes(dev_.port_attr.active_mtu) << ", inline "
+    << max_inline_ << " B, eager limit " << format_bytes(caps_.eager_limit) << ", max AM "
+    << format_bytes(caps_.max_am_size) << ", " << cfg_.credits << " credits/peer, RDMA chunk "
+    << format_bytes(rdma_chunk_) << ", rcache " << validation_ << ", " << g_fork_note;
+  return o.str();
+}
+
+void VerbsBtl::finalize() {
+  if (finalized_) return;
+  if (common::param_bool("MPR_STATS")) {
+    const rcache::Stats& rs = rcache_->stats();
+    common::log_error(
+        "verbs stats: AMs sent %llu (inline %llu) received %llu, retries credits %llu send queue "
+        "%llu buffers %llu, credit writes %llu, RDMA ops %llu (%llu B), connections %llu, "
+        "rcache hits %llu misses %llu evictions %llu invalidations %llu",
+        (unsigned long long)stats_.am_sent, (unsigned long long)stats_.am_inline,
+        (unsigned long long)stats_.am_recv, (unsigned long long)stats_.retry_credits,
+        (unsigned long long)stats_.retry_sq, (unsigned long long)stats_.retry_bufs,
+        (unsigned long long)stats_.credit_writes, (unsigned long long)stats_.rdma_ops,
+        (unsigned long long)stats_.rdma_bytes, (unsigned long long)stats_.connects,
+        (unsigned long long)rs.hits, (unsigned long long)rs.misses,
+        (unsigned long long)rs.evictions, (unsigned long long)rs.invalidations);
+  }
+  release_all();
+  finalized_ = true;
+}
+
+void VerbsBtl::release_all() {
+  for (RdmaOp* op : ops_) {
+    if (op->tmp_reg && rcache_) rcache_->release(op->tmp_reg);
+    delete op;
+  }
+  ops_.clear();
+  for (Peer& p : peers_) {
+    p.rdma_wait.clear();
+    if (p.qp) {
+      ibv_destroy_qp(p.qp);
+      count_live(&LiveCounts::qps, -1);
+      p.qp = nullptr;
+    }
+    if (p.ah) {
+      ibv_destroy_ah(p.ah);
+      count_live(&LiveCounts::ahs, -1);
+      p.ah = nullptr;
+    }
+  }
+  qpn_peer_.clear();
+  if (ud_qp_) {
+    ibv_destroy_qp(ud_qp_);
+    count_live(&LiveCounts::qps, -1);
+    ud_qp_ = nullptr;
+  }
+  if (srq_) {
+    ibv_destroy_srq(srq_);
+    count_live(&LiveCounts::srqs, -1);
+    srq_ = nullptr;
+  }
+  for (ibv_cq** cq : {&send_cq_, &recv_cq_}) {
+    if (!*cq) continue;
+    ibv_destroy_cq(*cq);
+    count_live(&LiveCounts::cqs, -1);
+    *cq = nullptr;
+  }
+  if (rcache_) {
+    if (size_t held = rcache_->flush())
+      common::log_verbose("verbs: %zu registration(s) still held at teardown; deregistering", held);
+    rcache_.reset();
+  }
+  registrar_.reset();
+  for (RecvChunk& c : recv_chunks_) {
+    dereg_internal(c.mr);
+    std::free(c.mem);
+  }
+  recv_chunks_.clear();
+  dereg_internal(send_mr_);
+  dereg_internal(ud_mr_);
+  dereg_internal(credit_in_mr_);
+  dereg_internal(credit_out_mr_);
+  std::free(send_mem_);
+  std::free(ud_mem_);
+  std::free(credit_in_);
+  std::free(credit_out_);
+  send_mem_ = ud_mem_ = nullptr;
+  credit_in_ = credit_out_ = nullptr;
+  if (pd_) {
+    ibv_dealloc_pd(pd_);
+    count_live(&LiveCounts::pds, -1);
+    pd_ = nullptr;
+  }
+  if (dev_.ctx) {
+    ibv_close_device(dev_.ctx);
+    count_live(&LiveCounts::contexts, -1);
+    dev_.ctx = nullptr;
+  }
+  if (common::verbose() && rank_ >= 0) {
+    LiveCounts live = live_counts();
+    if (!live.all_zero())
+      common::log_verbose("verbs: after teardown this process still has %s",
+                          to_string(live).c_str());
+  }
+}
+
+std::unique_ptr<Btl> create(common::Bootstrap& bs, const Config& cfg) {
+  g_fork_note = fork_policy(cfg);
+  Device dev;
+  try {
+    dev = open_device(cfg, bs.rank(), bs.local_rank());
+  } catch (const std::exception& e) {
+    if (cfg.requested) throw;
+    common::log_verbose("verbs: not used: %s", e.what());
+    return nullptr;
+  }
+  if (!dev.ctx) {
+    if (cfg.requested)
+      throw std::runtime_error("rank " + std::to_string(bs.rank()) +
+                               ": verbs: MPR_BTL asks for verbs but " + dev.why);
+    common::log_verbose("verbs: not used: %s", dev.why.c_str());
+    return nullptr;
+  }
+  try {
+    auto b = std::make_unique<VerbsBtl>(bs, cfg, std::move(dev));
+    common::log_verbose("%s", b->describe().c_str());
+    return b;
+  } catch (const std::exception& e) {
+    if (cfg.requested) throw;
+    common::log_verbose("verbs: not used: %s", e.what());
+    return nullptr;
+  }
+}
+
+}  // namespace verbs
+
+std::unique_ptr<Btl> make_verbs_btl(common::Bootstrap& bs) {
+  return verbs::create(bs, verbs::Config::from_params());
+}
+
+}  // namespace mpr::btl

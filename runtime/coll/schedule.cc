@@ -1,0 +1,346 @@
+#include "runtime/coll/schedule.h"
+
+#include <sched.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "common/params.h"
+#include "runtime/coll/tuning.h"
+#include "runtime/errors.h"
+#include "runtime/state.h"
+
+namespace mpr::runtime::coll {
+
+namespace {
+
+// Collective tags stay in [1, 2^30]: below the communicator-construction tags (comm_ctl.h) and
+// never negative. Wrapping needs 2^30 operations outstanding at once, which cannot happen.
+constexpr uint32_t kTagSpan = 1u << 30;
+
+int64_t spin_limit() {
+  static const int64_t n = common::param_int("MPR_SPIN_COUNT");
+  return n;
+}
+
+// Outstanding nonblocking collectives of this process, advanced on every pml progress().
+std::vector<NbcRequest*> g_active;
+bool g_in_hook = false;
+
+// The request reports the schedule's first failure through the pml status the wait calls read.
+void complete(NbcRequest* r) {
+  int err = r->sched.error();
+  if (err != MPI_SUCCESS)
+    r->status.error =
+        error_class_of(err) == MPI_ERR_TRUNCATE ? pml::kErrTruncate : pml::kErrTransport;
+  r->complete = true;
+}
+
+int progress_nonblocking() {
+  // A user reduction function that calls back into MPI would re-enter here.
+  if (g_in_hook || g_active.empty()) return 0;
+  g_in_hook = true;
+  int events = 0;
+  for (size_t i = 0; i < g_active.size();) {
+    NbcRequest* r = g_active[i];
+    if (r->sched.advance()) {
+      complete(r);
+      ++events;
+      g_active.erase(g_active.begin() + static_cast<ptrdiff_t>(i));
+    } else {
+      ++i;
+    }
+  }
+  g_in_hook = false;
+  return events;
+}
+
+// The request's poll hook (Wait/Test on this very request).
+bool poll_nonblocking(pml::Request* self) {
+  auto* r = static_cast<NbcRequest*>(self);
+  if (r->complete) return false;
+  if (!r->sched.advance()) return false;
+  complete(r);
+  auto it = std::find(g_active.begin(), g_active.end(), r);
+  if (it != g_active.end()) g_active.erase(it);
+  return true;
+}
+
+}  // namespace
+
+void Reducer::apply(const void* in, void* inout, size_t count) const {
+  // User functions take an int count: hand them at most 2^30 elements at a time.
+  constexpr size_t kMaxChunk = 1u << 30;
+  const char* a = static_cast<const char*>(in);
+  char* b = static_cast<char*>(inout);
+  while (count > 0) {
+    size_t n = std::min(count, kMaxChunk);
+    if (packed)
+      apply_packed(a, b, n);
+    else
+      op_apply(op, a, b, static_cast<int>(n), type);
+    a += n * esz;
+    b += n * esz;
+    count -= n;
+  }
+}
+
+void Reducer::apply_packed(const void* in, void* inout, size_t count) const {
+  ptrdiff_t lo;
+  size_t span;
+  type->span(count, &lo, &span);
+  std::vector<char> a(span), b(span);
+  // The span starts `lo` bytes after the elements' origin (integer sum: lo may be positive and
+  // point the origin before the allocation).
+  auto origin = [lo](std::vector<char>& v) {
+    return reinterpret_cast<char*>(reinterpret_cast<uintptr_t>(v.data()) -
+                                   static_cast<uintptr_t>(lo));
+  };
+  type->unpack(in, count * type->size, origin(a));
+  type->unpack(inout, count * type->size, origin(b));
+  op_apply(op, origin(a), origin(b), static_cast<int>(count), type);
+  type->pack(origin(b), count, inout);
+}
+
+// Blocking collectives never nest, so one or two spares cover them; nonblocking ones that
+// outlive their siblings simply allocate.
+std::vector<Schedule::Spare>& Schedule::spares() {
+  static std::vector<Spare> s;
+  return s;
+}
+
+Schedule::Schedule(const char* fn, Comm* comm)
+    : fn_(fn), comm_(comm), tag_(static_cast<int>(1 + comm->next_coll_seq() % kTagSpan)) {
+  auto& pool = spares();
+  if (pool.empty()) return;
+  Spare& sp = pool.back();
+  steps_.swap(sp.steps);
+  inflight_.swap(sp.inflight);
+  arena_ = std::move(sp.arena);
+  buffers_.swap(sp.buffers);
+  pool.pop_back();
+}
+
+Schedule::~Schedule() {
+  auto& pool = spares();
+  if (pool.size() >= 4) return;
+  steps_.clear();
+  inflight_.clear();
+  // Keep the largest buffers up to kMaxKeptBytes in all.
+  std::sort(buffers_.begin(), buffers_.end(),
+            [](const Buffer& a, const Buffer& b) { return a.size > b.size; });
+  size_t kept = 0, n = 0;
+  for (; n < buffers_.size() && kept + buffers_[n].size <= kMaxKeptBytes; ++n) {
+    kept += buffers_[n].size;
+    buffers_[n].used = false;
+  }
+  buffers_.resize(n);
+  pool.push_back({std::move(steps_), std::move(inflight_), std::move(arena_), std::move(buffers_)});
+}
+
+void Schedule::add(const Step& s) {
+  steps_.push_back(s);
+  group_break_ = false;
+}
+
+// Transfers in (segment, segment_max] bytes go as segments of `segment` bytes, posted together:
+// with the default segment (the shm eager limit) they travel eagerly, and a few eager copies
+// beat the rendezvous handshake plus a cross-memory-attach call up to tens of KiB.
+struct Segmenting {
+  size_t segment = static_cast<size_t>(common::param_int("MPR_COLL_SEGMENT"));
+  size_t max = static_cast<size_t>(common::param_int("MPR_COLL_SEGMENT_MAX"));
+};
+Segmenting segmenting() {
+  static const Segmenting s;
+  return dynamic_tunables() ? Segmenting() : s;
+}
+
+void Schedule::transfer(Kind kind, const void* src, void* dst, size_t bytes, int peer) {
+  const Segmenting seg = segmenting();
+  if (seg.segment == 0 || bytes <= seg.segment || bytes > seg.max) {
+    add({kind, group_break_, peer, bytes, src, dst, nullptr});
+    return;
+  }
+  // Both sides cut the same byte count the same way, and the pml keeps the pieces in order.
+  for (size_t off = 0; off < bytes; off += seg.segment) {
+    const size_t n = std::min(seg.segment, bytes - off);
+    add({kind, group_break_, peer, n, src ? static_cast<const char*>(src) + off : nullptr,
+         dst ? static_cast<char*>(dst) + off : nullptr, nullptr});
+  }
+}
+
+void Schedule::send(const void* buf, size_t bytes, int peer) {
+  transfer(Kind::kSend, buf, nullptr, bytes, peer);
+}
+
+void Schedule::recv(void* buf, size_t bytes, int peer) {
+  transfer(Kind::kRecv, nullptr, buf, bytes, peer);
+}
+
+void Schedule::copy(void* dst, const void* src, size_t bytes) {
+  if (bytes == 0 || dst == src) return;
+  add({Kind::kCopy, false, -1, bytes, src, dst, nullptr});
+}
+
+void Schedule::reduce(const void* in, void* inout, size_t count) {
+  if (count == 0) return;
+  add({Kind::kReduce, false, -1, count, in, inout, nullptr});
+}
+
+void Schedule::unpack(const Datatype* type, const void* packed, size_t bytes, void* out) {
+  if (bytes == 0) return;
+  add({Kind::kUnpack, false, -1, bytes, packed, out, type});
+}
+
+void Schedule::defer_unpack(const Datatype* type, const void* packed, size_t bytes, void* out) {
+  if (bytes == 0) return;
+  deferred_.push_back({Kind::kUnpack, false, -1, bytes, packed, out, type});
+}
+
+void Schedule::seal() {
+  for (const Step& s : deferred_) add(s);
+  deferred_.clear();
+}
+
+char* Schedule::scratch(size_t bytes) {
+  const size_t rounded = (bytes + 15) & ~size_t{15};
+  if (rounded <= kArenaBytes - arena_used_) {
+    if (!arena_) arena_ = std::make_unique_for_overwrite<char[]>(kArenaBytes);
+    char* p = arena_.get() + arena_used_;
+    arena_used_ += rounded;
+    return p;
+  }
+  // The smallest kept buffer that fits, else a new one.
+  Buffer* best = nullptr;
+  for (Buffer& b : buffers_)
+    if (!b.used && b.size >= bytes && (!best || b.size < best->size)) best = &b;
+  if (!best) {
+    buffers_.push_back({std::make_unique_for_overwrite<char[]>(rounded), rounded, false});
+    best = &buffers_.back();
+  }
+  best->used = true;
+  return best->mem.get();
+}
+
+void Schedule::post(const Step& s) {
+  pml::Pml& p = the_pml();
+  pml::Request* r =
+      s.kind == Kind::kSend
+          ? p.isend(s.src, s.n, comm_->peer(s.peer), comm_->rank(), tag_, comm_->ctx_coll(),
+                    pml::SendMode::kStandard)
+          : p.irecv(s.dst, s.n, s.peer, tag_, comm_->ctx_coll());
+  // Eager sends and receives of messages already here are often done at once.
+  if (r->complete)
+    reap(r);
+  else
+    inflight_.push_back(r);
+}
+
+void Schedule::reap(pml::Request* r) {
+  const pml::Status& st = r->status;
+  if (st.error != pml::kOk && error_ == MPI_SUCCESS) {
+    int peer = st.source >= 0 && st.source < comm_->size() ? st.source : -1;
+    error_ = st.error == pml::kErrTruncate
+                 ? make_error(MPI_ERR_TRUNCATE, fn_,
+                              "rank %d: message from rank %d longer than expected (ranks "
+                              "called the collective with mismatched counts or datatypes)",
+                              comm_->rank(), peer)
+                 : make_error(MPI_ERR_OTHER, fn_, "rank %d: transport failure with rank %d",
+                              comm_->rank(), peer);
+  }
+  the_pml().release(r);
+}
+
+void Schedule::run_local(const Step& s) {
+  switch (s.kind) {
+    case Kind::kCopy:
+      std::memmove(s.dst, s.src, s.n);
+      break;
+    case Kind::kReduce:
+      reducer_.apply(s.src, s.dst, s.n);
+      break;
+    case Kind::kUnpack:
+      s.type->unpack(s.src, s.n, s.dst);
+      break;
+    case Kind::kSend:
+    case Kind::kRecv:
+      break;
+  }
+}
+
+bool Schedule::advance() {
+  while (!done_) {
+    if (!inflight_.empty()) {
+      for (; first_open_ < inflight_.size(); ++first_open_)
+        if (!inflight_[first_open_]->complete) return false;
+      for (pml::Request* r : inflight_) reap(r);
+      inflight_.clear();
+      first_open_ = 0;
+    }
+    if (pos_ == steps_.size()) {
+      done_ = true;
+      break;
+    }
+    if (!is_transfer(steps_[pos_])) {
+      run_local(steps_[pos_++]);
+      continue;
+    }
+    // Post the whole group; it ends at a local step or a fence.
+    do post(steps_[pos_++]);
+    while (pos_ < steps_.size() && is_transfer(steps_[pos_]) && !steps_[pos_].new_group);
+  }
+  return true;
+}
+
+namespace {
+
+// How long a blocking collective polls before it starts yielding the CPU. Yielding is right
+// when ranks of this job share cores (the peer we wait for may need ours), and costly when each
+// rank has a core of its own on a busy machine: sched_yield then hands the core to someone
+// else's process for a whole time slice (measured here under load: 2 ranks bound to 2 cores,
+// 8-byte allreduce 0.4 us spinning vs 6 us yielding at every idle poll). The bootstrap's
+// oversubscribed() compares local ranks with this process's affinity mask, which a launcher
+// that binds each rank to one core makes true; what matters here is whether the job has more
+// ranks on this node than the node has CPUs.
+int64_t idle_polls_before_yield() {
+  static const int64_t n = [] {
+    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    const auto local = static_cast<long>(g_state.bootstrap->local_peers().size());
+    return local > cpus ? int64_t{0} : spin_limit();
+  }();
+  return n;
+}
+
+}  // namespace
+
+int Schedule::run() {
+  if (advance()) return error_;
+  const int64_t limit = idle_polls_before_yield();
+  int64_t idle = 0;
+  for (;;) {
+    int events = the_pml().progress();
+    if (advance()) return error_;
+    if (events > 0)
+      idle = 0;
+    else if (++idle > limit)
+      sched_yield();
+  }
+}
+
+NbcRequest::NbcRequest(const char* fn, Comm* comm) : sched(fn, comm) {
+  adopt(this, comm);
+  poll = &poll_nonblocking;
+}
+
+void start_nonblocking(NbcRequest* req) {
+  req->sched.seal();
+  // Set on every start: the pml is created anew by each MPI_Init (unit tests init repeatedly).
+  the_pml().set_progress_hook(&progress_nonblocking);
+  if (req->sched.advance())
+    complete(req);
+  else
+    g_active.push_back(req);
+}
+
+}  // namespace mpr::runtime::coll

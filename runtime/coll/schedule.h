@@ -1,0 +1,157 @@
+// A collective operation as a schedule of point-to-point steps and local steps (copy, reduce,
+// unpack), built once by an algorithm and then run: to completion by a blocking call, or a bit
+// at a time by the progress engine for a nonblocking one. Every algorithm is written once and
+// serves both.
+//
+// Ordering: consecutive send/recv steps form one group, posted together; a local step runs only
+// after every transfer before it completed; fence() separates two groups of transfers. So a
+// schedule reads like blocking code in which each group is one "post all, wait all".
+//
+// Tags: every operation instance takes the next value of its communicator's collective counter
+// (all members start collectives in the same order, so the values agree), and all its messages
+// carry that tag on the collective context. Several outstanding operations on one communicator
+// therefore never take each other's messages, whatever order they progress in. Inside one
+// operation, two messages between the same pair of ranks are always posted in the same order on
+// both sides, and the pml never lets them overtake each other.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "pml/pml.h"
+#include "runtime/comm.h"
+#include "runtime/datatype.h"
+#include "runtime/op.h"
+#include "runtime/request.h"
+
+namespace mpr::runtime::coll {
+
+/// How a reduction combines buffers: `op` over elements of `type` that lie `esz` bytes apart.
+/// Predefined and dense types stay in their memory layout (MAXLOC/MINLOC kernels see C
+/// structs); other derived types travel packed (`packed`: esz = size) and are laid out again
+/// around each application of the op.
+struct Reducer {
+  const Op* op = nullptr;
+  const Datatype* type = nullptr;
+  size_t esz = 0;
+  bool packed = false;
+  bool commutative() const { return op->commute; }
+  /// inout[i] = in[i] op inout[i] for `count` elements: `in` holds the lower ranks.
+  void apply(const void* in, void* inout, size_t count) const;
+
+ private:
+  void apply_packed(const void* in, void* inout, size_t count) const;
+};
+
+class Schedule {
+ public:
+  /// A schedule for one collective call on `comm` named `fn` (for error messages); takes the
+  /// communicator's next collective tag.
+  Schedule(const char* fn, Comm* comm);
+  ~Schedule();
+  Schedule(const Schedule&) = delete;
+  Schedule& operator=(const Schedule&) = delete;
+
+  Comm* comm() const { return comm_; }
+  int rank() const { return comm_->rank(); }
+  int size() const { return comm_->size(); }
+  const char* fn() const { return fn_; }
+
+  // ---- building ----
+  void send(const void* buf, size_t bytes, int peer);
+  void recv(void* buf, size_t bytes, int peer);
+  /// Transfers added after this start a new group (they wait for the ones before).
+  void fence() { group_break_ = true; }
+  void copy(void* dst, const void* src, size_t bytes);
+  /// inout = in op inout over `count` elements, with the reducer set by set_reducer.
+  void reduce(const void* in, void* inout, size_t count);
+  /// Unpack `bytes` packed bytes of `type` into user memory (staging of non-contiguous types).
+  void unpack(const Datatype* type, const void* packed, size_t bytes, void* out);
+  /// Uninitialized scratch memory (16-byte aligned) that lives as long as the schedule.
+  char* scratch(size_t bytes);
+  void set_reducer(const Reducer& r) { reducer_ = r; }
+  const Reducer& reducer() const { return reducer_; }
+  /// Steps to run after everything the algorithm adds (unpacking staged receive buffers).
+  void defer_unpack(const Datatype* type, const void* packed, size_t bytes, void* out);
+  /// Move the deferred steps to the end; called once, before running.
+  void seal();
+
+  // ---- running ----
+  /// Start what can start and finish what has finished, never blocking. True once complete.
+  bool advance();
+  /// Run to completion, driving progress (spins, then yields like a blocking receive).
+  /// Returns MPI_SUCCESS or the first error (not raised).
+  int run();
+  bool done() const { return done_; }
+  int error() const { return error_; }
+
+ private:
+  enum class Kind : uint8_t { kSend, kRecv, kCopy, kReduce, kUnpack };
+  struct Step {
+    Kind kind;
+    bool new_group;  // transfer that must wait for the transfers before it
+    int peer;
+    size_t n;        // bytes, or elements for kReduce
+    const void* src;
+    void* dst;
+    const Datatype* type;  // kUnpack
+  };
+  void add(const Step& s);
+  void transfer(Kind kind, const void* src, void* dst, size_t bytes, int peer);
+  bool is_transfer(const Step& s) const { return s.kind == Kind::kSend || s.kind == Kind::kRecv; }
+  void post(const Step& s);
+  void run_local(const Step& s);
+  /// Record the outcome of a finished transfer and let the pml have the request back.
+  void reap(pml::Request* r);
+
+  const char* fn_;
+  Comm* comm_;
+  int tag_;
+  Reducer reducer_;
+  // Small schedules are the latency-critical ones: their steps, requests and scratch come from
+  // memory the previous schedule gave back (Spare), so a small blocking collective does not
+  // touch the heap.
+  // Large scratch is kept too: a fresh multi-MiB buffer costs a page fault per 4 KiB, which
+  // at 4 MiB is as much as moving the data.
+  struct Buffer {
+    std::unique_ptr<char[]> mem;
+    size_t size = 0;
+    bool used = false;
+  };
+  struct Spare {
+    std::vector<Step> steps;
+    std::vector<pml::Request*> inflight;
+    std::unique_ptr<char[]> arena;
+    std::vector<Buffer> buffers;
+  };
+  static constexpr size_t kMaxKeptBytes = 64u << 20;
+  static constexpr size_t kArenaBytes = 4096;
+  static std::vector<Spare>& spares();
+
+  std::vector<Step> steps_;
+  std::vector<Step> deferred_;
+  std::vector<Buffer> buffers_;
+  std::vector<pml::Request*> inflight_;
+  std::unique_ptr<char[]> arena_;
+  size_t arena_used_ = 0;
+  size_t pos_ = 0;
+  size_t first_open_ = 0;  // inflight_[i] for i < first_open_ are known complete
+  bool group_break_ = false;
+  bool done_ = false;
+  int error_ = MPI_SUCCESS;
+};
+
+/// A nonblocking collective: an MPI_Request whose poll hook advances its schedule. Completed
+/// by the ordinary Wait/Test calls; every pml progress() advances all outstanding ones.
+struct NbcRequest : RtRequest {
+  NbcRequest(const char* fn, Comm* comm);
+  Schedule sched;
+};
+
+/// Seal `req`'s schedule, start it (its first transfers are posted now) and register it with
+/// the progress engine. `req` is owned by the caller as an ordinary runtime request.
+void start_nonblocking(NbcRequest* req);
+
+}  // namespace mpr::runtime::coll

@@ -1,0 +1,180 @@
+// The decision table: for each collective, rows tried in order; the first row whose rank and
+// byte limits hold and whose algorithm can run the call wins (a last catch-all row per
+// collective always can).
+//
+// Measured on this machine (2 cores shared with other builds, load 6-9; examples/bench/
+// coll_bench, median of several runs, shm with cross-memory attach). See examples/bench/README.md
+// for the tables behind each threshold.
+#include "runtime/coll/tuning.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "common/log.h"
+#include "common/params.h"
+
+namespace mpr::runtime::coll {
+
+namespace {
+
+constexpr int kAnyRanks = 1 << 30;
+constexpr size_t kAnyBytes = ~size_t{0};
+constexpr size_t KiB = 1024;
+
+struct Row {
+  Coll coll;
+  int max_ranks;     ///< row applies if ranks <= max_ranks
+  size_t max_bytes;  ///< ... and bytes <= max_bytes
+  Alg alg;
+};
+
+// clang-format off
+constexpr Row kTable[] = {
+    {Coll::kBarrier, kAnyRanks, kAnyBytes, Alg::kDissemination},
+
+    // Two ranks: one message whatever its size. Above that the binomial tree sends the whole
+    // buffer log2(n) times from the root's subtree; scatter + allgather moves each byte about
+    // twice in total, which wins once copies dominate latency.
+    {Coll::kBcast, 2, kAnyBytes, Alg::kBinomial},
+    {Coll::kBcast, kAnyRanks, 256 * KiB, Alg::kBinomial},
+    {Coll::kBcast, kAnyRanks, kAnyBytes, Alg::kScatterAllgather},
+
+    {Coll::kReduce, kAnyRanks, 64 * KiB, Alg::kBinomial},
+    {Coll::kReduce, kAnyRanks, kAnyBytes, Alg::kRabenseifner},  // commutative only
+    {Coll::kReduce, kAnyRanks, kAnyBytes, Alg::kBinomial},
+
+    // Recursive doubling: log2(n) rounds of whole-vector exchanges, best while latency
+    // dominates. Above, Rabenseifner halves the data each round; ring (n-1 rounds of 1/n of the
+    // vector) only for non-power-of-two sizes where Rabenseifner's extra fold-in step costs a
+    // whole-vector transfer.
+    {Coll::kAllreduce, kAnyRanks, 16 * KiB, Alg::kRecursiveDoubling},
+    {Coll::kAllreduce, kAnyRanks, kAnyBytes, Alg::kRabenseifner},  // commutative only
+    {Coll::kAllreduce, kAnyRanks, kAnyBytes, Alg::kRing},          // commutative only
+    {Coll::kAllreduce, kAnyRanks, kAnyBytes, Alg::kRecursiveDoubling},
+
+    {Coll::kAllgather, kAnyRanks, 64 * KiB, Alg::kRecursiveDoubling},  // powers of two only
+    {Coll::kAllgather, kAnyRanks, 64 * KiB, Alg::kBruck},
+    {Coll::kAllgather, kAnyRanks, kAnyBytes, Alg::kRing},
+
+    {Coll::kAlltoall, kAnyRanks, 256, Alg::kBruck},
+    {Coll::kAlltoall, kAnyRanks, 32 * KiB, Alg::kLinear},
+    {Coll::kAlltoall, kAnyRanks, kAnyBytes, Alg::kPairwise},
+
+    {Coll::kGather, kAnyRanks, 32 * KiB, Alg::kBinomial},
+    {Coll::kGather, kAnyRanks, kAnyBytes, Alg::kLinear},
+
+    {Coll::kScatter, kAnyRanks, 32 * KiB, Alg::kBinomial},
+    {Coll::kScatter, kAnyRanks, kAnyBytes, Alg::kLinear},
+
+    {Coll::kReduceScatter, kAnyRanks, 64 * KiB, Alg::kReduceThenScatter},
+    {Coll::kReduceScatter, kAnyRanks, kAnyBytes, Alg::kRing},  // commutative only
+    {Coll::kReduceScatter, kAnyRanks, kAnyBytes, Alg::kReduceThenScatter},
+};
+// clang-format on
+
+constexpr const char* kAlgNames[] = {
+    "auto", "dissemination", "binomial", "scatter_allgather", "rabenseifner",
+    "recursive_doubling", "ring", "bruck", "pairwise", "linear", "reduce_then_scatter"};
+static_assert(sizeof(kAlgNames) / sizeof(kAlgNames[0]) == static_cast<size_t>(Alg::kNumAlg));
+
+struct CollInfo {
+  const char* name;
+  const char* param;
+};
+constexpr CollInfo kColls[] = {
+    {"barrier", "MPR_COLL_BARRIER_ALG"},     {"bcast", "MPR_COLL_BCAST_ALG"},
+    {"reduce", "MPR_COLL_REDUCE_ALG"},       {"allreduce", "MPR_COLL_ALLREDUCE_ALG"},
+    {"allgather", "MPR_COLL_ALLGATHER_ALG"}, {"alltoall", "MPR_COLL_ALLTOALL_ALG"},
+    {"gather", "MPR_COLL_GATHER_ALG"},       {"scatter", "MPR_COLL_SCATTER_ALG"},
+    {"reduce_scatter", "MPR_COLL_REDUCE_SCATTER_ALG"},
+};
+static_assert(sizeof(kColls) / sizeof(kColls[0]) == static_cast<size_t>(Coll::kNumColl));
+
+bool pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
+int floor_pow2(int n) {
+  int p = 1;
+  while (p * 2 <= n) p *= 2;
+  return p;
+}
+
+bool implements(Coll c, Alg a) {
+  for (const Row& r : kTable)
+    if (r.coll == c && r.alg == a) return true;
+  return false;
+}
+
+Alg parse(Coll c, const std::string& v) {
+  if (v.empty() || v == "auto") return Alg::kAuto;
+  for (int a = 1; a < static_cast<int>(Alg::kNumAlg); ++a)
+    if (v == kAlgNames[a] && implements(c, static_cast<Alg>(a))) return static_cast<Alg>(a);
+  std::string valid;
+  for (int a = 1; a < static_cast<int>(Alg::kNumAlg); ++a)
+    if (implements(c, static_cast<Alg>(a))) valid += std::string(" ") + kAlgNames[a];
+  common::log_error("ignoring %s=%s: %s algorithms are auto%s", kColls[static_cast<int>(c)].param,
+                    v.c_str(), kColls[static_cast<int>(c)].name, valid.c_str());
+  return Alg::kAuto;
+}
+
+Alg read_forced(Coll c) { return parse(c, common::param_string(kColls[static_cast<int>(c)].param)); }
+
+struct Forced {
+  bool dynamic;
+  Alg alg[static_cast<int>(Coll::kNumColl)];
+  Forced() : dynamic(common::param_bool("MPR_COLL_ALG_DYNAMIC")) {
+    for (int c = 0; c < static_cast<int>(Coll::kNumColl); ++c)
+      alg[c] = read_forced(static_cast<Coll>(c));
+  }
+};
+
+const Forced& forced_all() {
+  static const Forced f;
+  return f;
+}
+
+Alg forced(Coll c) {
+  const Forced& f = forced_all();
+  // Tests switch algorithms between calls with setenv; everyone else pays for one read.
+  return f.dynamic ? read_forced(c) : f.alg[static_cast<int>(c)];
+}
+
+}  // namespace
+
+bool applicable(Coll c, Alg a, const CallShape& s) {
+  if (!implements(c, a)) return false;
+  switch (a) {
+    case Alg::kRabenseifner:
+      // Recursive halving splits the vector into floor_pow2(n) blocks of >= 1 element and
+      // combines them in an order that is not rank order.
+      return s.commutative && s.ranks > 1 && s.count >= static_cast<size_t>(floor_pow2(s.ranks));
+    case Alg::kRing:
+      if (c == Coll::kAllgather) return true;
+      // Each block is reduced starting at a different rank: commutative ops only.
+      return s.commutative && (c == Coll::kReduceScatter || s.count >= static_cast<size_t>(s.ranks));
+    case Alg::kRecursiveDoubling:
+      return c != Coll::kAllgather || pow2(s.ranks);
+    default:
+      return true;
+  }
+}
+
+Alg choose(Coll c, const CallShape& shape) {
+  Alg f = forced(c);
+  if (f != Alg::kAuto && applicable(c, f, shape)) return f;
+  for (const Row& r : kTable)
+    if (r.coll == c && shape.ranks <= r.max_ranks && shape.bytes <= r.max_bytes &&
+        applicable(c, r.alg, shape))
+      return r.alg;
+  // Unreachable: every collective's last row applies to every call.
+  std::fprintf(stderr, "mpr: internal error: no %s algorithm for %d ranks, %zu bytes\n",
+               coll_name(c), shape.ranks, shape.bytes);
+  std::abort();
+}
+
+bool dynamic_tunables() { return forced_all().dynamic; }
+
+const char* alg_name(Alg a) { return kAlgNames[static_cast<int>(a)]; }
+const char* coll_name(Coll c) { return kColls[static_cast<int>(c)].name; }
+
+}  // namespace mpr::runtime::coll

@@ -1,0 +1,45 @@
+// Internal to the communicator constructors (comm.cc, comm_create.cc, intercomm.cc): the
+// context id allocator and the channels constructors talk over.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "runtime/comm.h"
+#include "runtime/comm_ctl.h"
+
+namespace mpr::runtime {
+
+/// Context ids are handed out in pairs (point-to-point, collective) from a fixed range. Every
+/// process keeps a bitmap of the pairs its live communicators use; a new communicator takes the
+/// lowest pair free in every member, found with one allreduce-AND of the members' free masks
+/// over the parent (O(log n) messages of kCtxMaskWords words, no global coordinator). A pair
+/// is given back when the last reference to its communicator goes, and only then can an
+/// agreement pick it again.
+constexpr int kCtxMaskWords = 64;
+constexpr int kCtxPairs = kCtxMaskWords * 64;
+constexpr uint32_t kWorldCtx = 0;
+constexpr uint32_t kSelfCtx = 2;
+constexpr uint32_t kFirstFreeCtx = 4;
+
+/// Channel over a communicator's local group on its collective context.
+ctl::Channel local_channel(const Comm* c);
+/// Channel from this process to the processes point-to-point ranks of `c` name (the remote
+/// group of an intercommunicator), on its collective context.
+ctl::Channel p2p_channel(const Comm* c);
+
+/// Agreement among the processes of `ch` (all call it). With keep == false this process takes
+/// part but does not reserve the pair (MPI_UNDEFINED color in a split).
+int agree_ctx(const char* fn, const ctl::Channel& ch, int tag, bool keep, uint32_t* out);
+/// Agreement among the two groups of an (existing or future) intercommunicator: each side ANDs
+/// over `local`, the leaders (local rank `leader` on each side) exchange masks over `bridge`
+/// with the remote leader `remote_leader` using `bridge_tag`, and the leader broadcasts.
+/// `bridge` is only used by the leader.
+int agree_ctx_inter(const char* fn, const ctl::Channel& local, int leader,
+                    const ctl::Channel* bridge, int remote_leader, int bridge_tag, bool keep,
+                    uint32_t* out);
+
+/// A fresh communicator inherits the parent's error handler (and nothing else).
+void inherit(Comm* child, const Comm* parent);
+
+}  // namespace mpr::runtime

@@ -1,0 +1,36 @@
+// Derived datatype constructors behind the MPI_Type_* calls. Arguments are already checked by
+// the API layer. Each returns a new type with one reference (the user's handle), not yet
+// committed, that retains the types it was built from and records its combiner and arguments
+// for MPI_Type_get_envelope / MPI_Type_get_contents.
+//
+// Bounds follow MPI-4.0 section 5.1: lb and ub of a new type are the extremes of the lb and ub
+// of every copy of the old types it holds; a struct's extent is rounded up to the strictest
+// alignment of its members unless a resized type is involved (its bounds are explicit), as
+// C compilers pad structs. True bounds come from where the data really is.
+#pragma once
+
+#include <cstddef>
+
+#include "mpi.h"
+#include "runtime/datatype.h"
+
+namespace mpr::runtime::dt {
+
+Datatype* make_contiguous(int count, Datatype* old);
+/// MPI_Type_vector (stride in elements of old) and MPI_Type_create_hvector (in bytes).
+Datatype* make_vector(int count, int blocklen, int stride, Datatype* old);
+Datatype* make_hvector(int count, int blocklen, MPI_Aint stride, Datatype* old);
+/// MPI_Type_indexed (displacements in elements of old) and _create_hindexed (in bytes).
+Datatype* make_indexed(int count, const int* blocklens, const int* disps, Datatype* old);
+Datatype* make_hindexed(int count, const int* blocklens, const MPI_Aint* disps, Datatype* old);
+Datatype* make_indexed_block(int count, int blocklen, const int* disps, Datatype* old);
+Datatype* make_hindexed_block(int count, int blocklen, const MPI_Aint* disps, Datatype* old);
+Datatype* make_struct(int count, const int* blocklens, const MPI_Aint* disps,
+                      Datatype* const* types);
+/// order is MPI_ORDER_C or MPI_ORDER_FORTRAN; starts + subsizes <= sizes in every dimension.
+Datatype* make_subarray(int ndims, const int* sizes, const int* subsizes, const int* starts,
+                        int order, Datatype* old);
+Datatype* make_resized(Datatype* old, MPI_Aint lb, MPI_Aint extent);
+Datatype* make_dup(Datatype* old);
+
+}  // namespace mpr::runtime::dt

@@ -1,0 +1,198 @@
+#include "runtime/request_ext.h"
+
+#include "runtime/bsend.h"
+#include "runtime/errors.h"
+#include "runtime/p2p.h"
+#include "runtime/state.h"
+
+namespace mpr::runtime {
+
+namespace {
+
+bool poll_persistent(pml::Request* self) {
+  auto* p = static_cast<PersistentRequest*>(self);
+  if (!p->child || !request_test(p->child)) return false;
+  p->status = p->child->status;
+  request_destroy(p->child);
+  p->child = nullptr;
+  p->complete = true;
+  return true;
+}
+
+bool poll_generalized(pml::Request* self) {
+  auto* g = static_cast<GeneralizedRequest*>(self);
+  if (!g->done.load(std::memory_order_acquire)) return false;
+  g->complete = true;
+  return true;
+}
+
+bool poll_compound(pml::Request* self) {
+  auto* c = static_cast<CompoundRequest*>(self);
+  bool progressed = false, pending = false;
+  for (size_t i = 0; i < c->children.size(); ++i) {
+    pml::Request*& child = c->children[i];
+    if (!child) continue;
+    if (!request_test(child)) {
+      pending = true;
+      continue;
+    }
+    // The designated child gives the status; any child's failure becomes the request's.
+    if (static_cast<int>(i) == c->status_child) {
+      int prior_error = c->status.error;
+      c->status = child->status;
+      if (c->status.error == pml::kOk) c->status.error = prior_error;
+    } else if (child->status.error != pml::kOk && c->status.error == pml::kOk) {
+      c->status.error = child->status.error;
+    }
+    request_destroy(child);
+    child = nullptr;
+    progressed = true;
+  }
+  if (!pending) c->complete = true;
+  return progressed;
+}
+
+void cancel_one(pml::Request* r) {
+  if (!r || r->complete) return;
+  if (r->kind == pml::Request::Kind::kRecv) {
+    the_pml().cancel(r);
+    return;
+  }
+  if (r->kind != pml::Request::Kind::kGeneric) return;  // a started send cannot be recalled
+  request_cancel(r);
+}
+
+}  // namespace
+
+PersistentRequest::~PersistentRequest() {
+  if (child) request_destroy(child);
+  if (type) type->release();
+}
+
+GeneralizedRequest::~GeneralizedRequest() {
+  if (free_fn) free_fn(extra_state);
+}
+
+CompoundRequest::~CompoundRequest() {
+  for (pml::Request* c : children)
+    if (c) request_destroy(c);
+}
+
+PersistentRequest* persistent_request(Comm* comm, PersistentRequest::Op op, pml::SendMode mode,
+                                      const void* buf, int count, const Datatype* type,
+                                      int peer, int tag) {
+  auto* r = new PersistentRequest;
+  adopt(r, comm);
+  r->sub = RtRequest::Sub::kPersistent;
+  r->persistent = true;
+  r->complete = true;  // inactive: waits return at once
+  r->poll = poll_persistent;
+  r->op = op;
+  r->mode = mode;
+  r->buf = buf;
+  r->count = count;
+  r->type = type;
+  type->retain();  // MPI_Type_free may come before MPI_Request_free
+  r->peer = peer;
+  r->tag = tag;
+  return r;
+}
+
+int persistent_start(const char* fn, PersistentRequest* r) {
+  if (r->started)
+    return make_error(MPI_ERR_REQUEST, fn,
+                      "the persistent request is still active (complete it before restarting)");
+  Comm* comm = request_comm(r);
+  switch (r->op) {
+    case PersistentRequest::Op::kSend:
+      r->child = start_send(comm, r->buf, r->count, r->type, r->peer, r->tag, r->mode);
+      break;
+    case PersistentRequest::Op::kBsend:
+      if (r->peer != MPI_PROC_NULL) {
+        int rc = g_state.bsend->send(fn, comm, r->buf, r->count, r->type, r->peer, r->tag);
+        if (rc != MPI_SUCCESS) return rc;
+      }
+      r->child = completed_request(comm, MPI_PROC_NULL, MPI_ANY_TAG);
+      break;
+    case PersistentRequest::Op::kRecv:
+      r->child = start_recv(comm, const_cast<void*>(r->buf), r->count, r->type, r->peer, r->tag);
+      break;
+  }
+  r->started = true;
+  r->complete = false;
+  r->status = pml::Status{};
+  poll_persistent(r);
+  return MPI_SUCCESS;
+}
+
+GeneralizedRequest* generalized_request(Comm* comm, MPI_Grequest_query_function* query_fn,
+                                        MPI_Grequest_free_function* free_fn,
+                                        MPI_Grequest_cancel_function* cancel_fn,
+                                        void* extra_state) {
+  auto* g = new GeneralizedRequest;
+  adopt(g, comm);
+  g->sub = RtRequest::Sub::kGeneralized;
+  g->poll = poll_generalized;
+  g->query_fn = query_fn;
+  g->free_fn = free_fn;
+  g->cancel_fn = cancel_fn;
+  g->extra_state = extra_state;
+  return g;
+}
+
+CompoundRequest* compound_request(Comm* comm, std::vector<pml::Request*> children,
+                                  int status_child) {
+  auto* c = new CompoundRequest;
+  adopt(c, comm);
+  c->sub = RtRequest::Sub::kCompound;
+  c->poll = poll_compound;
+  c->children = std::move(children);
+  c->status_child = status_child;
+  c->status = pml::Status{};
+  poll_compound(c);
+  return c;
+}
+
+PersistentRequest* as_persistent(pml::Request* r) {
+  if (r->kind != pml::Request::Kind::kGeneric) return nullptr;
+  auto* rt = static_cast<RtRequest*>(r);
+  return rt->sub == RtRequest::Sub::kPersistent ? static_cast<PersistentRequest*>(rt) : nullptr;
+}
+
+GeneralizedRequest* as_generalized(pml::Request* r) {
+  if (r->kind != pml::Request::Kind::kGeneric) return nullptr;
+  auto* rt = static_cast<RtRequest*>(r);
+  return rt->sub == RtRequest::Sub::kGeneralized ? static_cast<GeneralizedRequest*>(rt)
+                                                  : nullptr;
+}
+
+bool request_active(pml::Request* r) {
+  PersistentRequest* p = as_persistent(r);
+  return !p || p->started;
+}
+
+void request_cancel(pml::Request* r) {
+  if (r->kind != pml::Request::Kind::kGeneric) {
+    cancel_one(r);
+    return;
+  }
+  auto* rt = static_cast<RtRequest*>(r);
+  switch (rt->sub) {
+    case RtRequest::Sub::kPlain:
+      cancel_one(rt->inner);
+      break;
+    case RtRequest::Sub::kPersistent:
+      cancel_one(static_cast<PersistentRequest*>(rt)->child);
+      break;
+    case RtRequest::Sub::kGeneralized: {
+      auto* g = static_cast<GeneralizedRequest*>(rt);
+      if (g->cancel_fn) g->cancel_fn(g->extra_state, g->done.load() ? 1 : 0);
+      break;
+    }
+    case RtRequest::Sub::kCompound:
+      for (pml::Request* c : static_cast<CompoundRequest*>(rt)->children) cancel_one(c);
+      break;
+  }
+}
+
+}  // namespace mpr::runtime
