@@ -273,7 +273,11 @@ run_job() {
   local name=$1 n=$2 bin=$3; shift 3
   selected "$name" || return 0
   if [ ! -x "$bin" ]; then
-    fail "$name" "not built: $bin"
+    if [ -n "${MPR_TEST_CC:-}" ]; then
+      skip "$name" "does not build with $MPR_TEST_CC"
+    else
+      fail "$name" "not built: $bin"
+    fi
     return
   fi
   launch "$name" "$n" "$bin" "$@"
@@ -451,15 +455,19 @@ wrapper_check() {
 # ---- reference mode: the job programs built with another MPI's compiler --------------------
 build_reference() {
   local out=$build_dir/test-ref
-  local log=$logdir/reference-build.log f ok=1
+  local log=$logdir/reference-build.log f bad=""
   mkdir -p "$out/test/jobs" "$out/examples"
-  for f in "$top"/test/jobs/*.c; do
-    $MPR_TEST_CC -O2 -Wall -Wextra -Werror -I"$top/test/jobs" -o "$out/test/jobs/$(basename "$f" .c)" "$f" >>"$log" 2>&1 || ok=0
+  rm -f "$out"/test/jobs/* "$out"/examples/*
+  for f in "$top"/test/jobs/*.c "$top"/examples/*.c; do
+    local dest=$out/test/jobs
+    [[ $f == */examples/* ]] && dest=$out/examples
+    echo "+ $MPR_TEST_CC $f" >>"$log"
+    $MPR_TEST_CC -O2 -Wall -Wextra -Werror -I"$top/test/jobs" -o "$dest/$(basename "$f" .c)" "$f" -lm \
+      >>"$log" 2>&1 || bad="$bad $(basename "$f" .c)"
   done
-  for f in "$top"/examples/*.c; do
-    $MPR_TEST_CC -O2 -Wall -Wextra -Werror -o "$out/examples/$(basename "$f" .c)" "$f" -lm >>"$log" 2>&1 || ok=0
-  done
-  if [ "$ok" = 1 ]; then pass "reference build with $MPR_TEST_CC"; else fail "reference build with $MPR_TEST_CC" "compile errors" "$log"; fi
+  # A job using what the other MPI lacks is skipped there, not failed (see run_job).
+  [ -n "$bad" ] && echo "# not built with $MPR_TEST_CC (skipped):$bad (log: $log)"
+  pass "reference build with $MPR_TEST_CC"
 }
 
 # ---- main ----------------------------------------------------------------------------------
@@ -566,9 +574,9 @@ else
     stage "verbs over soft-RoCE in a VM"
     vm=$top/test/rdma-vm/run-verbs-suite.sh
     if [ -x "$vm" ]; then
-      # 2 ranks only: under TCG every job is 10-100x slower, and 4 ranks on the VM's 2 vCPUs would
-      # double the stage's time (about 13 instead of 6 minutes) for little extra coverage.
-      run_counted rdma-vm 1800 "$vm" "$build_dir" -n 2
+      # 2 and 4 ranks, as the verbs backend must show; under TCG every job is 10-100x slower, so
+      # this stage takes 8-17 minutes depending on the host's load.
+      run_counted rdma-vm 2400 "$vm" "$build_dir" -n "2 4"
     else
       skip rdma-vm "test/rdma-vm/run-verbs-suite.sh not present"
     fi
