@@ -12,8 +12,8 @@ prefix=${PREFIX:-$top/_install}
 mpr_install_packages
 
 [ -x configure ] || autoreconf -fi
-mkdir -p _build
-cd _build
+mkdir -p _build-setup
+cd _build-setup
 [ -f Makefile ] || ../configure --prefix="$prefix"
 make -j"$(nproc)"
 make install
