@@ -290,8 +290,10 @@ static void check_alltoallv_w(const TestComm *tc) {
         rt[p] = rdbl ? MPI_DOUBLE : MPI_INT;
         sd[p] = (int)sbytes;
         sbytes += (size_t)sc[p] * (sdbl ? sizeof(double) : sizeof(int)) + 8;
+        sbytes = (sbytes + 7) & ~(size_t)7; /* keep every block double-aligned */
         rd[p] = (int)rbytes;
         rbytes += (size_t)rc[p] * (rdbl ? sizeof(double) : sizeof(int)) + 8;
+        rbytes = (rbytes + 7) & ~(size_t)7;
       }
       char *sw = jobs_malloc(sbytes), *rw = jobs_malloc(rbytes);
       for (int p = 0; p < size; ++p)
