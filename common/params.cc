@@ -86,6 +86,9 @@ const ParamDef kParams[] = {
      "of this many bytes, eagerly when it is within the transport's eager limit; 0 = never"},
     {"MPR_COLL_SEGMENT_MAX", "32K",
      "collectives: largest transfer cut into MPR_COLL_SEGMENT pieces"},
+    {"MPR_COLL_SPIN_US", "2000",
+     "collectives: microseconds a blocking collective polls before it yields the CPU, when the "
+     "job has at most one rank per CPU on the node (with more, it yields at every idle poll)"},
     {"MPR_COLL_ALG_DYNAMIC", "0",
      "collectives: 1 = re-read the MPR_COLL_* variables at every call (tests and coll_tune "
      "switch algorithms with setenv); a forced algorithm that cannot run a call falls back to "

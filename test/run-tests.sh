@@ -285,7 +285,10 @@ run_job() {
   if [ "$rc" -ne 0 ]; then
     local why="exit $rc after $took s"
     awk -v t="$took" -v m="$timeout" 'BEGIN { exit !(t >= m - 1) }' && why="timed out after $timeout s"
-    fail "$name" "$why" "$log"
+    # The first diagnostic says more than the end of the log (often a sanitizer's stack).
+    local first
+    first=$(grep -m1 -E '\] FAIL |runtime error:|ERROR: [A-Za-z]+Sanitizer|^mprun: ' "$log" | cut -c1-240)
+    fail "$name" "$why${first:+; first error: $first}" "$log"
   elif [[ $bin != */examples/* ]] && ! grep -q '^OK ' "$log"; then
     fail "$name" "exit 0 but no OK line (did every rank get through?)" "$log"
   else

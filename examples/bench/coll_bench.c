@@ -38,10 +38,18 @@ static char *a_, *b_;
 static void run_once(int c, long bytes) {
   const int nf = (int)(bytes / 4 > 0 ? bytes / 4 : 1);
   switch (c) {
-    case kBarrier: MPI_Barrier(MPI_COMM_WORLD); break;
-    case kBcast: MPI_Bcast(a_, (int)bytes, MPI_CHAR, 0, MPI_COMM_WORLD); break;
-    case kReduce: MPI_Reduce(a_, b_, nf, MPI_FLOAT, MPI_SUM, 0, MPI_COMM_WORLD); break;
-    case kAllreduce: MPI_Allreduce(a_, b_, nf, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD); break;
+    case kBarrier:
+      MPI_Barrier(MPI_COMM_WORLD);
+      break;
+    case kBcast:
+      MPI_Bcast(a_, (int)bytes, MPI_CHAR, 0, MPI_COMM_WORLD);
+      break;
+    case kReduce:
+      MPI_Reduce(a_, b_, nf, MPI_FLOAT, MPI_SUM, 0, MPI_COMM_WORLD);
+      break;
+    case kAllreduce:
+      MPI_Allreduce(a_, b_, nf, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+      break;
     case kAllgather:
       MPI_Allgather(a_, (int)bytes, MPI_CHAR, b_, (int)bytes, MPI_CHAR, MPI_COMM_WORLD);
       break;
@@ -57,7 +65,8 @@ static void prepare(int c, long bytes) {
   if (c == kReduce || c == kAllreduce) {
     for (long i = 0; i < nf; ++i) ((float *)a_)[i] = (float)(rank_ + (i % 3));
   } else {
-    for (long i = 0; i < bytes * size_; ++i) a_[i] = (char)(rank_ == 0 || c != kBcast ? rank_ * 7 + i % 11 : 0);
+    for (long i = 0; i < bytes * size_; ++i)
+      a_[i] = (char)(rank_ == 0 || c != kBcast ? rank_ * 7 + i % 11 : 0);
   }
 }
 
@@ -113,10 +122,14 @@ int main(int argc, char **argv) {
   double target = 0.3;
   int batches = 11, want[kNumColl] = {1, 1, 1, 1, 1, 1};
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (!strcmp(argv[i], "-m")) max = parse_size(argv[i + 1]);
-    else if (!strcmp(argv[i], "-n")) min = parse_size(argv[i + 1]);
-    else if (!strcmp(argv[i], "-t")) target = atof(argv[i + 1]);
-    else if (!strcmp(argv[i], "-b")) batches = atoi(argv[i + 1]);
+    if (!strcmp(argv[i], "-m"))
+      max = parse_size(argv[i + 1]);
+    else if (!strcmp(argv[i], "-n"))
+      min = parse_size(argv[i + 1]);
+    else if (!strcmp(argv[i], "-t"))
+      target = atof(argv[i + 1]);
+    else if (!strcmp(argv[i], "-b"))
+      batches = atoi(argv[i + 1]);
     else if (!strcmp(argv[i], "-c")) {
       for (int c = 0; c < kNumColl; ++c) want[c] = strstr(argv[i + 1], kNames[c]) != NULL;
       /* "reduce" is a substring of "allreduce": only count it when named on its own. */
@@ -145,7 +158,8 @@ int main(int argc, char **argv) {
       int wrong = verify(c, bytes), any_wrong = 0;
       MPI_Allreduce(&wrong, &any_wrong, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
       if (any_wrong) {
-        if (rank_ == 0) fprintf(stderr, "coll_bench: %s %ld bytes gave a wrong result\n", kNames[c], bytes);
+        if (rank_ == 0)
+          fprintf(stderr, "coll_bench: %s %ld bytes gave a wrong result\n", kNames[c], bytes);
         bad = 1;
       }
       for (int i = 0; i < 2; ++i) run_once(c, bytes);

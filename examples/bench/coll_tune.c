@@ -32,13 +32,20 @@ static long parse_size(const char *text) {
 static void run_once(long bytes) {
   const int nf = (int)(bytes / 4 > 0 ? bytes / 4 : 1), nb = (int)bytes;
   MPI_Comm w = MPI_COMM_WORLD;
-  if (!strcmp(coll_, "bcast")) MPI_Bcast(a_, nb, MPI_CHAR, 0, w);
-  else if (!strcmp(coll_, "reduce")) MPI_Reduce(a_, b_, nf, MPI_FLOAT, MPI_SUM, 0, w);
-  else if (!strcmp(coll_, "allreduce")) MPI_Allreduce(a_, b_, nf, MPI_FLOAT, MPI_SUM, w);
-  else if (!strcmp(coll_, "allgather")) MPI_Allgather(a_, nb, MPI_CHAR, b_, nb, MPI_CHAR, w);
-  else if (!strcmp(coll_, "alltoall")) MPI_Alltoall(a_, nb, MPI_CHAR, b_, nb, MPI_CHAR, w);
-  else if (!strcmp(coll_, "gather")) MPI_Gather(a_, nb, MPI_CHAR, b_, nb, MPI_CHAR, 0, w);
-  else if (!strcmp(coll_, "scatter")) MPI_Scatter(a_, nb, MPI_CHAR, b_, nb, MPI_CHAR, 0, w);
+  if (!strcmp(coll_, "bcast"))
+    MPI_Bcast(a_, nb, MPI_CHAR, 0, w);
+  else if (!strcmp(coll_, "reduce"))
+    MPI_Reduce(a_, b_, nf, MPI_FLOAT, MPI_SUM, 0, w);
+  else if (!strcmp(coll_, "allreduce"))
+    MPI_Allreduce(a_, b_, nf, MPI_FLOAT, MPI_SUM, w);
+  else if (!strcmp(coll_, "allgather"))
+    MPI_Allgather(a_, nb, MPI_CHAR, b_, nb, MPI_CHAR, w);
+  else if (!strcmp(coll_, "alltoall"))
+    MPI_Alltoall(a_, nb, MPI_CHAR, b_, nb, MPI_CHAR, w);
+  else if (!strcmp(coll_, "gather"))
+    MPI_Gather(a_, nb, MPI_CHAR, b_, nb, MPI_CHAR, 0, w);
+  else if (!strcmp(coll_, "scatter"))
+    MPI_Scatter(a_, nb, MPI_CHAR, b_, nb, MPI_CHAR, 0, w);
   else {
     const int per = nf / size_ > 0 ? nf / size_ : 1;
     MPI_Reduce_scatter_block(a_, b_, per, MPI_FLOAT, MPI_SUM, w);
@@ -80,12 +87,18 @@ int main(int argc, char **argv) {
   char *algs = NULL, *sweep = NULL;
   coll_ = "allreduce";
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (!strcmp(argv[i], "-c")) coll_ = argv[i + 1];
-    else if (!strcmp(argv[i], "-a")) algs = argv[i + 1];
-    else if (!strcmp(argv[i], "-s")) sweep = argv[i + 1];
-    else if (!strcmp(argv[i], "-n")) min = parse_size(argv[i + 1]);
-    else if (!strcmp(argv[i], "-m")) max = parse_size(argv[i + 1]);
-    else if (!strcmp(argv[i], "-r")) rounds = atoi(argv[i + 1]);
+    if (!strcmp(argv[i], "-c"))
+      coll_ = argv[i + 1];
+    else if (!strcmp(argv[i], "-a"))
+      algs = argv[i + 1];
+    else if (!strcmp(argv[i], "-s"))
+      sweep = argv[i + 1];
+    else if (!strcmp(argv[i], "-n"))
+      min = parse_size(argv[i + 1]);
+    else if (!strcmp(argv[i], "-m"))
+      max = parse_size(argv[i + 1]);
+    else if (!strcmp(argv[i], "-r"))
+      rounds = atoi(argv[i + 1]);
   }
   if (rounds < 1 || rounds > 200) rounds = 15;
   /* Candidates: values of one variable. */
@@ -99,7 +112,8 @@ int main(int argc, char **argv) {
   } else {
     char up[32];
     int k = 0;
-    for (; coll_[k] && k < 31; ++k) up[k] = (char)(coll_[k] >= 'a' && coll_[k] <= 'z' ? coll_[k] - 32 : coll_[k]);
+    for (; coll_[k] && k < 31; ++k)
+      up[k] = (char)(coll_[k] >= 'a' && coll_[k] <= 'z' ? coll_[k] - 32 : coll_[k]);
     up[k] = '\0';
     snprintf(var, sizeof var, "MPR_COLL_%s_ALG", up);
     if (algs) {
@@ -123,7 +137,7 @@ int main(int argc, char **argv) {
     for (int c = 0; c < nc; ++c) printf(" %23s", vals[c]);
     printf("\n");
   }
-  double (*t)[200] = malloc(sizeof(double[200]) * (size_t)nc);
+  double(*t)[200] = malloc(sizeof(double[200]) * (size_t)nc);
   for (long bytes = min; bytes <= max; bytes *= 2) {
     /* Calibrate on the first candidate: batches of about 3 ms. */
     setenv(var, vals[0], 1);

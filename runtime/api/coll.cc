@@ -2,11 +2,12 @@
 // arguments, stages the user's buffers as contiguous bytes (coll::Call), appends the algorithm's
 // steps to the call's schedule and finishes it: a blocking call runs it, a nonblocking one
 // hands back a request the progress engine drives.
+#include "runtime/coll/coll.h"
+
 #include <vector>
 
 #include "runtime/api/check.h"
 #include "runtime/coll/call.h"
-#include "runtime/coll/coll.h"
 
 using namespace mpr::runtime;
 using namespace mpr::runtime::api;
@@ -32,8 +33,7 @@ int check_request_arg(const char* fn, Comm* comm, MPI_Request* req) {
 // accumulates only.
 int check_op_for(const char* fn, Comm* comm, const Op* op, const Datatype* dt) {
   if (op->predefined && (op->id == OpId::kReplace || op->id == OpId::kNoOp))
-    return raise_error(comm, MPI_ERR_OP, fn, "%s is only valid in one-sided accumulates",
-                       op->name);
+    return raise_error(comm, MPI_ERR_OP, fn, "%s is only valid in one-sided accumulates", op->name);
   if (!op_valid_for(op, dt))
     return raise_error(comm, MPI_ERR_OP, fn, "%s is not defined for datatype %s", op->name,
                        dt->name);
@@ -59,9 +59,8 @@ int check_counts(const char* fn, Comm* comm, const int* counts, const int* displ
 }
 
 // The common checks of a reduction; `recv_here` says whether this rank writes recvbuf.
-int check_reduction(const char* fn, Comm* comm, const void* sendbuf, const void* recvbuf,
-                    int count, MPI_Datatype type, MPI_Op op, bool recv_here, Datatype** dt,
-                    Op** o) {
+int check_reduction(const char* fn, Comm* comm, const void* sendbuf, const void* recvbuf, int count,
+                    MPI_Datatype type, MPI_Op op, bool recv_here, Datatype** dt, Op** o) {
   MPR_TRY(check_count(fn, comm, count));
   MPR_TRY(check_type(fn, comm, type, dt));
   MPR_TRY(check_op(fn, comm, op, o));
@@ -181,8 +180,8 @@ int reduce_scatter(const char* fn, const void* sendbuf, void* recvbuf, const int
   for (int v : counts) total += v;
   if (total > INT32_MAX)
     return raise_error(comm, MPI_ERR_COUNT, fn, "total count %lld exceeds INT_MAX", total);
-  MPR_TRY(check_reduction(fn, comm, sendbuf, recvbuf, static_cast<int>(total), type, op, false,
-                          &dt, &o));
+  MPR_TRY(check_reduction(fn, comm, sendbuf, recvbuf, static_cast<int>(total), type, op, false, &dt,
+                          &o));
   MPR_TRY(check_buffer(fn, comm, recvbuf, counts[rank], dt));
   if (req) MPR_TRY(check_request_arg(fn, comm, req));
   const bool in_place = sendbuf == MPI_IN_PLACE;
@@ -196,9 +195,8 @@ int reduce_scatter(const char* fn, const void* sendbuf, void* recvbuf, const int
   return c.finish();
 }
 
-int gather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-           void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm h,
-           MPI_Request* req) {
+int gather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+           int recvcount, MPI_Datatype recvtype, int root, MPI_Comm h, MPI_Request* req) {
   Comm* comm;
   Datatype *st = nullptr, *rt = nullptr;
   MPR_TRY(check_coll_comm(fn, h, &comm));
@@ -213,8 +211,8 @@ int gather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype send
   if (req) MPR_TRY(check_request_arg(fn, comm, req));
   Call c(fn, comm, req);
   const size_t blk = is_root ? Call::bytes(recvcount, rt) : Call::bytes(sendcount, st);
-  char* rb = is_root ? c.inout(recvbuf, static_cast<size_t>(recvcount) * n, rt, in_place, true)
-                     : nullptr;
+  char* rb =
+      is_root ? c.inout(recvbuf, static_cast<size_t>(recvcount) * n, rt, in_place, true) : nullptr;
   const char* sb = in_place ? nullptr : c.in(sendbuf, sendcount, st);
   coll::gather(c.s(), sb, rb, blk, root);
   return c.finish();
@@ -276,8 +274,8 @@ int scatter(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sen
 }
 
 int scatterv(const char* fn, const void* sendbuf, const int* sendcounts, const int* displs,
-             MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
-             int root, MPI_Comm h, MPI_Request* req) {
+             MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+             MPI_Comm h, MPI_Request* req) {
   Comm* comm;
   Datatype *st = nullptr, *rt = nullptr;
   MPR_TRY(check_coll_comm(fn, h, &comm));
@@ -308,8 +306,7 @@ int scatterv(const char* fn, const void* sendbuf, const int* sendcounts, const i
 }
 
 int allgather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-              void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm h,
-              MPI_Request* req) {
+              void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm h, MPI_Request* req) {
   Comm* comm;
   Datatype *st = nullptr, *rt = nullptr;
   MPR_TRY(check_coll_comm(fn, h, &comm));
@@ -340,17 +337,16 @@ int allgatherv(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype 
   Call c(fn, comm, req);
   std::vector<Span> blocks(n);
   for (int i = 0; i < n; ++i)
-    blocks[i] = {c.inout(at(recvbuf, displs[i], rt), recvcounts[i], rt, in_place && i == rank,
-                         true),
-                 Call::bytes(recvcounts[i], rt)};
+    blocks[i] = {
+        c.inout(at(recvbuf, displs[i], rt), recvcounts[i], rt, in_place && i == rank, true),
+        Call::bytes(recvcounts[i], rt)};
   const char* sb = in_place ? nullptr : c.in(sendbuf, sendcount, st);
   coll::allgatherv(c.s(), sb, blocks.data());
   return c.finish();
 }
 
 int alltoall(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-             void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm h,
-             MPI_Request* req) {
+             void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm h, MPI_Request* req) {
   Comm* comm;
   Datatype *st = nullptr, *rt = nullptr;
   MPR_TRY(check_coll_comm(fn, h, &comm));
@@ -372,8 +368,8 @@ struct VSide {
   const void* buf;
   const int* counts;
   const int* displs;
-  const Datatype* type;             // alltoallv
-  std::vector<Datatype*> types;     // alltoallw
+  const Datatype* type;          // alltoallv
+  std::vector<Datatype*> types;  // alltoallw
   char* block(int i) const {
     const Datatype* t = types.empty() ? type : types[i];
     return types.empty() ? at(buf, displs[i], t)
@@ -461,13 +457,12 @@ extern "C" int PMPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
 }
 MPR_WEAK_ALIAS(Ibarrier);
 
-extern "C" int PMPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root,
-                          MPI_Comm comm) {
+extern "C" int PMPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   return bcast("MPI_Bcast", buffer, count, datatype, root, comm, nullptr);
 }
 MPR_WEAK_ALIAS(Bcast);
-extern "C" int PMPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root,
-                           MPI_Comm comm, MPI_Request* request) {
+extern "C" int PMPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                           MPI_Request* request) {
   return bcast("MPI_Ibcast", buffer, count, datatype, root, comm, request);
 }
 MPR_WEAK_ALIAS(Ibcast);
@@ -483,14 +478,13 @@ extern "C" int PMPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_D
 }
 MPR_WEAK_ALIAS(Ireduce);
 
-extern "C" int PMPI_Allreduce(const void* sendbuf, void* recvbuf, int count,
-                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+extern "C" int PMPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                              MPI_Op op, MPI_Comm comm) {
   return allreduce("MPI_Allreduce", sendbuf, recvbuf, count, datatype, op, comm, nullptr);
 }
 MPR_WEAK_ALIAS(Allreduce);
-extern "C" int PMPI_Iallreduce(const void* sendbuf, void* recvbuf, int count,
-                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                               MPI_Request* request) {
+extern "C" int PMPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                               MPI_Op op, MPI_Comm comm, MPI_Request* request) {
   return allreduce("MPI_Iallreduce", sendbuf, recvbuf, count, datatype, op, comm, request);
 }
 MPR_WEAK_ALIAS(Iallreduce);
@@ -510,9 +504,8 @@ extern "C" int PMPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Da
   return scan("MPI_Exscan", sendbuf, recvbuf, count, datatype, op, comm, true, nullptr);
 }
 MPR_WEAK_ALIAS(Exscan);
-extern "C" int PMPI_Iexscan(const void* sendbuf, void* recvbuf, int count,
-                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                            MPI_Request* request) {
+extern "C" int PMPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                            MPI_Op op, MPI_Comm comm, MPI_Request* request) {
   return scan("MPI_Iexscan", sendbuf, recvbuf, count, datatype, op, comm, true, request);
 }
 MPR_WEAK_ALIAS(Iexscan);
@@ -521,8 +514,8 @@ extern "C" int PMPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int
                                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   if (!recvcounts && running())
     return raise_error(to_comm(comm), MPI_ERR_ARG, "MPI_Reduce_scatter", "recvcounts is NULL");
-  return reduce_scatter("MPI_Reduce_scatter", sendbuf, recvbuf, recvcounts, 0, datatype, op,
-                        comm, nullptr);
+  return reduce_scatter("MPI_Reduce_scatter", sendbuf, recvbuf, recvcounts, 0, datatype, op, comm,
+                        nullptr);
 }
 MPR_WEAK_ALIAS(Reduce_scatter);
 extern "C" int PMPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
@@ -530,8 +523,8 @@ extern "C" int PMPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const in
                                     MPI_Request* request) {
   if (!recvcounts && running())
     return raise_error(to_comm(comm), MPI_ERR_ARG, "MPI_Ireduce_scatter", "recvcounts is NULL");
-  return reduce_scatter("MPI_Ireduce_scatter", sendbuf, recvbuf, recvcounts, 0, datatype, op,
-                        comm, request);
+  return reduce_scatter("MPI_Ireduce_scatter", sendbuf, recvbuf, recvcounts, 0, datatype, op, comm,
+                        request);
 }
 MPR_WEAK_ALIAS(Ireduce_scatter);
 extern "C" int PMPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
@@ -539,8 +532,8 @@ extern "C" int PMPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int
   if (recvcount < 0 && running())
     return raise_error(to_comm(comm), MPI_ERR_COUNT, "MPI_Reduce_scatter_block",
                        "invalid count %d (must be >= 0)", recvcount);
-  return reduce_scatter("MPI_Reduce_scatter_block", sendbuf, recvbuf, nullptr, recvcount,
-                        datatype, op, comm, nullptr);
+  return reduce_scatter("MPI_Reduce_scatter_block", sendbuf, recvbuf, nullptr, recvcount, datatype,
+                        op, comm, nullptr);
 }
 MPR_WEAK_ALIAS(Reduce_scatter_block);
 extern "C" int PMPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
@@ -549,14 +542,13 @@ extern "C" int PMPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, in
   if (recvcount < 0 && running())
     return raise_error(to_comm(comm), MPI_ERR_COUNT, "MPI_Ireduce_scatter_block",
                        "invalid count %d (must be >= 0)", recvcount);
-  return reduce_scatter("MPI_Ireduce_scatter_block", sendbuf, recvbuf, nullptr, recvcount,
-                        datatype, op, comm, request);
+  return reduce_scatter("MPI_Ireduce_scatter_block", sendbuf, recvbuf, nullptr, recvcount, datatype,
+                        op, comm, request);
 }
 MPR_WEAK_ALIAS(Ireduce_scatter_block);
 
-extern "C" int PMPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                           void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
-                           MPI_Comm comm) {
+extern "C" int PMPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                           int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   return gather("MPI_Gather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                 comm, nullptr);
 }
@@ -571,14 +563,13 @@ MPR_WEAK_ALIAS(Igather);
 extern "C" int PMPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                             void* recvbuf, const int recvcounts[], const int displs[],
                             MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return gatherv("MPI_Gatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                 recvtype, root, comm, nullptr);
+  return gatherv("MPI_Gatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                 root, comm, nullptr);
 }
 MPR_WEAK_ALIAS(Gatherv);
 extern "C" int PMPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                              void* recvbuf, const int recvcounts[], const int displs[],
-                             MPI_Datatype recvtype, int root, MPI_Comm comm,
-                             MPI_Request* request) {
+                             MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
   return gatherv("MPI_Igatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                  recvtype, root, comm, request);
 }
@@ -587,15 +578,15 @@ MPR_WEAK_ALIAS(Igatherv);
 extern "C" int PMPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                             void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                             MPI_Comm comm) {
-  return scatter("MPI_Scatter", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                 root, comm, nullptr);
+  return scatter("MPI_Scatter", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                 comm, nullptr);
 }
 MPR_WEAK_ALIAS(Scatter);
 extern "C" int PMPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                              void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                              MPI_Comm comm, MPI_Request* request) {
-  return scatter("MPI_Iscatter", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                 root, comm, request);
+  return scatter("MPI_Iscatter", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                 comm, request);
 }
 MPR_WEAK_ALIAS(Iscatter);
 extern "C" int PMPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
@@ -615,69 +606,66 @@ extern "C" int PMPI_Iscatterv(const void* sendbuf, const int sendcounts[], const
 MPR_WEAK_ALIAS(Iscatterv);
 
 extern "C" int PMPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                              void* recvbuf, int recvcount, MPI_Datatype recvtype,
-                              MPI_Comm comm) {
+                              void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   return allgather("MPI_Allgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                    comm, nullptr);
 }
 MPR_WEAK_ALIAS(Allgather);
 extern "C" int PMPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                               void* recvbuf, int recvcount, MPI_Datatype recvtype,
-                               MPI_Comm comm, MPI_Request* request) {
-  return allgather("MPI_Iallgather", sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                   recvtype, comm, request);
+                               void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                               MPI_Request* request) {
+  return allgather("MPI_Iallgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                   comm, request);
 }
 MPR_WEAK_ALIAS(Iallgather);
 extern "C" int PMPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                void* recvbuf, const int recvcounts[], const int displs[],
                                MPI_Datatype recvtype, MPI_Comm comm) {
-  return allgatherv("MPI_Allgatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-                    displs, recvtype, comm, nullptr);
+  return allgatherv("MPI_Allgatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                    recvtype, comm, nullptr);
 }
 MPR_WEAK_ALIAS(Allgatherv);
 extern "C" int PMPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                 void* recvbuf, const int recvcounts[], const int displs[],
                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  return allgatherv("MPI_Iallgatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-                    displs, recvtype, comm, request);
+  return allgatherv("MPI_Iallgatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                    recvtype, comm, request);
 }
 MPR_WEAK_ALIAS(Iallgatherv);
 
 extern "C" int PMPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                             void* recvbuf, int recvcount, MPI_Datatype recvtype,
-                             MPI_Comm comm) {
-  return alltoall("MPI_Alltoall", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                  comm, nullptr);
+                             void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  return alltoall("MPI_Alltoall", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                  nullptr);
 }
 MPR_WEAK_ALIAS(Alltoall);
 extern "C" int PMPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                              void* recvbuf, int recvcount, MPI_Datatype recvtype,
-                              MPI_Comm comm, MPI_Request* request) {
-  return alltoall("MPI_Ialltoall", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                  comm, request);
+                              void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                              MPI_Request* request) {
+  return alltoall("MPI_Ialltoall", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                  request);
 }
 MPR_WEAK_ALIAS(Ialltoall);
 extern "C" int PMPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                               MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                               const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
-  return alltoallv("MPI_Alltoallv", sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                   recvcounts, rdispls, recvtype, comm, nullptr);
+  return alltoallv("MPI_Alltoallv", sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                   rdispls, recvtype, comm, nullptr);
 }
 MPR_WEAK_ALIAS(Alltoallv);
 extern "C" int PMPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                                const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                                MPI_Request* request) {
-  return alltoallv("MPI_Ialltoallv", sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                   recvcounts, rdispls, recvtype, comm, request);
+  return alltoallv("MPI_Ialltoallv", sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                   rdispls, recvtype, comm, request);
 }
 MPR_WEAK_ALIAS(Ialltoallv);
 extern "C" int PMPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                              const MPI_Datatype sendtypes[], void* recvbuf,
-                              const int recvcounts[], const int rdispls[],
-                              const MPI_Datatype recvtypes[], MPI_Comm comm) {
-  return alltoallw("MPI_Alltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                   recvcounts, rdispls, recvtypes, comm, nullptr);
+                              const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                              const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  return alltoallw("MPI_Alltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                   rdispls, recvtypes, comm, nullptr);
 }
 MPR_WEAK_ALIAS(Alltoallw);
 extern "C" int PMPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
@@ -685,8 +673,8 @@ extern "C" int PMPI_Ialltoallw(const void* sendbuf, const int sendcounts[], cons
                                const int recvcounts[], const int rdispls[],
                                const MPI_Datatype recvtypes[], MPI_Comm comm,
                                MPI_Request* request) {
-  return alltoallw("MPI_Ialltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                   recvcounts, rdispls, recvtypes, comm, request);
+  return alltoallw("MPI_Ialltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                   rdispls, recvtypes, comm, request);
 }
 MPR_WEAK_ALIAS(Ialltoallw);
 

@@ -63,8 +63,7 @@ void reduce_binomial(Schedule& s, const void* sendbuf, void* recvbuf, size_t cou
 
 // Recursive halving over the folded power of two (each new rank ends up owning one reduced
 // block), then a binomial gather of the blocks to the root's new rank.
-void reduce_rabenseifner(Schedule& s, const void* sendbuf, void* recvbuf, size_t count,
-                         int root) {
+void reduce_rabenseifner(Schedule& s, const void* sendbuf, void* recvbuf, size_t count, int root) {
   const int rank = s.rank();
   const size_t esz = s.reducer().esz, bytes = count * esz;
   const Fold f(s.size());
@@ -121,8 +120,7 @@ void reduce_rabenseifner(Schedule& s, const void* sendbuf, void* recvbuf, size_t
 // Whole-vector exchanges at distance 1, 2, 4, ... over the folded power of two. Each new rank
 // stands for a contiguous run of ranks, and the lower run always goes on the left, so
 // non-commutative ops combine in rank order.
-void allreduce_recursive_doubling(Schedule& s, const void* sendbuf, void* recvbuf,
-                                  size_t count) {
+void allreduce_recursive_doubling(Schedule& s, const void* sendbuf, void* recvbuf, size_t count) {
   const int rank = s.rank();
   const size_t bytes = count * s.reducer().esz;
   const bool commute = s.reducer().commutative();

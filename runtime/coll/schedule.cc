@@ -1,6 +1,7 @@
 #include "runtime/coll/schedule.h"
 
 #include <sched.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,11 +19,6 @@ namespace {
 // Collective tags stay in [1, 2^30]: below the communicator-construction tags (comm_ctl.h) and
 // never negative. Wrapping needs 2^30 operations outstanding at once, which cannot happen.
 constexpr uint32_t kTagSpan = 1u << 30;
-
-int64_t spin_limit() {
-  static const int64_t n = common::param_int("MPR_SPIN_COUNT");
-  return n;
-}
 
 // Outstanding nonblocking collectives of this process, advanced on every pml progress().
 std::vector<NbcRequest*> g_active;
@@ -123,11 +119,14 @@ Schedule::Schedule(const char* fn, Comm* comm)
 }
 
 Schedule::~Schedule() {
+  for (const Datatype* t : kept_types_) t->release();
   auto& pool = spares();
   if (pool.size() >= 4) return;
   steps_.clear();
   inflight_.clear();
-  // Keep the largest buffers up to kMaxKeptBytes in all.
+  // Only one spare keeps large buffers, the largest up to kMaxKeptBytes in all, so an idle
+  // process holds at most that much.
+  if (!pool.empty()) buffers_.clear();
   std::sort(buffers_.begin(), buffers_.end(),
             [](const Buffer& a, const Buffer& b) { return a.size > b.size; });
   size_t kept = 0, n = 0;
@@ -188,13 +187,21 @@ void Schedule::reduce(const void* in, void* inout, size_t count) {
   add({Kind::kReduce, false, -1, count, in, inout, nullptr});
 }
 
+void Schedule::keep(const Datatype* type) {
+  if (!type || type->predefined) return;
+  type->retain();
+  kept_types_.push_back(type);
+}
+
 void Schedule::unpack(const Datatype* type, const void* packed, size_t bytes, void* out) {
   if (bytes == 0) return;
+  keep(type);
   add({Kind::kUnpack, false, -1, bytes, packed, out, type});
 }
 
 void Schedule::defer_unpack(const Datatype* type, const void* packed, size_t bytes, void* out) {
   if (bytes == 0) return;
+  keep(type);
   deferred_.push_back({Kind::kUnpack, false, -1, bytes, packed, out, type});
 }
 
@@ -225,11 +232,10 @@ char* Schedule::scratch(size_t bytes) {
 
 void Schedule::post(const Step& s) {
   pml::Pml& p = the_pml();
-  pml::Request* r =
-      s.kind == Kind::kSend
-          ? p.isend(s.src, s.n, comm_->peer(s.peer), comm_->rank(), tag_, comm_->ctx_coll(),
-                    pml::SendMode::kStandard)
-          : p.irecv(s.dst, s.n, s.peer, tag_, comm_->ctx_coll());
+  pml::Request* r = s.kind == Kind::kSend
+                        ? p.isend(s.src, s.n, comm_->peer(s.peer), comm_->rank(), tag_,
+                                  comm_->ctx_coll(), pml::SendMode::kStandard)
+                        : p.irecv(s.dst, s.n, s.peer, tag_, comm_->ctx_coll());
   // Eager sends and receives of messages already here are often done at once.
   if (r->complete)
     reap(r);
@@ -295,36 +301,61 @@ bool Schedule::advance() {
 
 namespace {
 
-// How long a blocking collective polls before it starts yielding the CPU. Yielding is right
-// when ranks of this job share cores (the peer we wait for may need ours), and costly when each
-// rank has a core of its own on a busy machine: sched_yield then hands the core to someone
-// else's process for a whole time slice (measured here under load: 2 ranks bound to 2 cores,
-// 8-byte allreduce 0.4 us spinning vs 6 us yielding at every idle poll). The bootstrap's
-// oversubscribed() compares local ranks with this process's affinity mask, which a launcher
-// that binds each rank to one core makes true; what matters here is whether the job has more
-// ranks on this node than the node has CPUs.
-int64_t idle_polls_before_yield() {
-  static const int64_t n = [] {
+// How long a blocking collective polls before it starts yielding the CPU. Yielding helps when
+// ranks of this job share cores (the peer we wait for may need ours). When every rank has a CPU
+// of its own it only gives the core away: on a busy machine sched_yield hands it to someone
+// else's process for a whole time slice, many milliseconds. Measured here under load (2 ranks
+// bound to 2 cores): 8-byte allreduce 0.2 us polling vs 6 us yielding at every idle poll; a
+// 4 MiB bcast, whose root waits ~0.5 ms for the receiver's copy, 0.3-0.5 ms when it keeps
+// polling vs 13-20 ms when it yields after MPR_SPIN_COUNT (2000) polls. With 4 ranks on 2
+// cores the opposite holds: yielding at every idle poll beat 50 and 2000 polls at every size
+// (allreduce 512 B 7 vs 11 vs 119 us, 1 MiB 0.8 vs 0.9 vs 3.7 ms... medians 11, 20, 185 us).
+// So a job with at most one rank per CPU polls for MPR_COLL_SPIN_US before it yields, and one
+// with more ranks than CPUs yields whenever a poll found nothing. (The bootstrap's
+// oversubscribed() compares local ranks with this process's affinity mask, which binding each
+// rank to one core makes true.)
+struct WaitPolicy {
+  bool oversubscribed;
+  int64_t spin_ns;  // not oversubscribed: polling time before the first yield
+};
+
+const WaitPolicy& wait_policy() {
+  static const WaitPolicy p = [] {
     const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     const auto local = static_cast<long>(g_state.bootstrap->local_peers().size());
-    return local > cpus ? int64_t{0} : spin_limit();
+    return WaitPolicy{local > cpus, common::param_int("MPR_COLL_SPIN_US") * 1000};
   }();
-  return n;
+  return p;
+}
+
+int64_t now_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
 }  // namespace
 
 int Schedule::run() {
   if (advance()) return error_;
-  const int64_t limit = idle_polls_before_yield();
-  int64_t idle = 0;
+  const WaitPolicy& policy = wait_policy();
+  int64_t idle = 0, idle_since = 0;
   for (;;) {
     int events = the_pml().progress();
     if (advance()) return error_;
-    if (events > 0)
+    if (events > 0) {
       idle = 0;
-    else if (++idle > limit)
+      continue;
+    }
+    ++idle;
+    if (policy.oversubscribed) {
       sched_yield();
+    } else if ((idle & 63) == 0) {
+      // Reading the clock costs about as much as a poll: look every 64 polls.
+      const int64_t t = now_ns();
+      if (idle == 64) idle_since = t;
+      if (t - idle_since > policy.spin_ns) sched_yield();
+    }
   }
 }
 

@@ -71,7 +71,13 @@ class Schedule {
   void unpack(const Datatype* type, const void* packed, size_t bytes, void* out);
   /// Uninitialized scratch memory (16-byte aligned) that lives as long as the schedule.
   char* scratch(size_t bytes);
-  void set_reducer(const Reducer& r) { reducer_ = r; }
+  void set_reducer(const Reducer& r) {
+    reducer_ = r;
+    keep(r.type);
+  }
+  /// The schedule uses `type` until it is destroyed: a nonblocking call's datatype may be freed
+  /// by the user before the call completes.
+  void keep(const Datatype* type);
   const Reducer& reducer() const { return reducer_; }
   /// Steps to run after everything the algorithm adds (unpacking staged receive buffers).
   void defer_unpack(const Datatype* type, const void* packed, size_t bytes, void* out);
@@ -93,7 +99,7 @@ class Schedule {
     Kind kind;
     bool new_group;  // transfer that must wait for the transfers before it
     int peer;
-    size_t n;        // bytes, or elements for kReduce
+    size_t n;  // bytes, or elements for kReduce
     const void* src;
     void* dst;
     const Datatype* type;  // kUnpack
@@ -126,13 +132,14 @@ class Schedule {
     std::unique_ptr<char[]> arena;
     std::vector<Buffer> buffers;
   };
-  static constexpr size_t kMaxKeptBytes = 64u << 20;
+  static constexpr size_t kMaxKeptBytes = 16u << 20;
   static constexpr size_t kArenaBytes = 4096;
   static std::vector<Spare>& spares();
 
   std::vector<Step> steps_;
   std::vector<Step> deferred_;
   std::vector<Buffer> buffers_;
+  std::vector<const Datatype*> kept_types_;
   std::vector<pml::Request*> inflight_;
   std::unique_ptr<char[]> arena_;
   size_t arena_used_ = 0;

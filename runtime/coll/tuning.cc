@@ -22,6 +22,7 @@ namespace {
 constexpr int kAnyRanks = 1 << 30;
 constexpr size_t kAnyBytes = ~size_t{0};
 constexpr size_t KiB = 1024;
+constexpr size_t MiB = 1024 * KiB;
 
 struct Row {
   Coll coll;
@@ -36,9 +37,12 @@ constexpr Row kTable[] = {
 
     // Two ranks: one message whatever its size. Above that the binomial tree sends the whole
     // buffer log2(n) times from the root's subtree; scatter + allgather moves each byte about
-    // twice in total, which wins once copies dominate latency.
+    // twice in total but takes n-1 more rounds. Measured at 4 and 8 ranks on 2 cores, binomial
+    // won at every size up to 4 MiB (4 ranks, 4 MiB: 1.3 ms vs 3.4 ms; 8 ranks 7.1 vs 11.6 ms):
+    // with ranks sharing cores each extra round is a context switch, and cross-memory attach
+    // makes the tree's copies cheap.
     {Coll::kBcast, 2, kAnyBytes, Alg::kBinomial},
-    {Coll::kBcast, kAnyRanks, 256 * KiB, Alg::kBinomial},
+    {Coll::kBcast, kAnyRanks, 8 * MiB, Alg::kBinomial},
     {Coll::kBcast, kAnyRanks, kAnyBytes, Alg::kScatterAllgather},
 
     {Coll::kReduce, kAnyRanks, 64 * KiB, Alg::kBinomial},
@@ -46,9 +50,10 @@ constexpr Row kTable[] = {
     {Coll::kReduce, kAnyRanks, kAnyBytes, Alg::kBinomial},
 
     // Recursive doubling: log2(n) rounds of whole-vector exchanges, best while latency
-    // dominates. Above, Rabenseifner halves the data each round; ring (n-1 rounds of 1/n of the
-    // vector) only for non-power-of-two sizes where Rabenseifner's extra fold-in step costs a
-    // whole-vector transfer.
+    // dominates. Above, Rabenseifner halves the data each round. Crossover measured at 16-32 KiB
+    // (2 ranks, 32 KiB: 5.4 us vs 4.8 us; 4 ranks, 16 KiB: 34 us vs 37 us, 32 KiB: 53 vs 44).
+    // Ring (n-1 rounds of 1/n of the vector) tied with Rabenseifner at 4 ranks (2 MiB: 1.8 ms
+    // vs 2.0 ms, 4 MiB: 11.1 ms vs 9.6 ms) and lost at 2 ranks: it stays selectable only.
     {Coll::kAllreduce, kAnyRanks, 16 * KiB, Alg::kRecursiveDoubling},
     {Coll::kAllreduce, kAnyRanks, kAnyBytes, Alg::kRabenseifner},  // commutative only
     {Coll::kAllreduce, kAnyRanks, kAnyBytes, Alg::kRing},          // commutative only
@@ -58,8 +63,13 @@ constexpr Row kTable[] = {
     {Coll::kAllgather, kAnyRanks, 64 * KiB, Alg::kBruck},
     {Coll::kAllgather, kAnyRanks, kAnyBytes, Alg::kRing},
 
+    // Bruck: ceil(log2 n) messages per rank, for tiny blocks. Above, everything posted at once
+    // (in batches of 32 peers) beat pairwise exchange at every size measured on shared memory
+    // (8 ranks: 64 KiB 0.43 vs 0.61 ms, 1 MiB 11 vs 28 ms; 4 ranks: 1 MiB 1.0 vs 1.6 ms): its
+    // n-1 lock-step rounds each need both partners running. Pairwise stays selectable for
+    // networks, where it avoids many senders converging on one receiver.
     {Coll::kAlltoall, kAnyRanks, 256, Alg::kBruck},
-    {Coll::kAlltoall, kAnyRanks, 32 * KiB, Alg::kLinear},
+    {Coll::kAlltoall, kAnyRanks, kAnyBytes, Alg::kLinear},
     {Coll::kAlltoall, kAnyRanks, kAnyBytes, Alg::kPairwise},
 
     {Coll::kGather, kAnyRanks, 32 * KiB, Alg::kBinomial},
@@ -74,9 +84,17 @@ constexpr Row kTable[] = {
 };
 // clang-format on
 
-constexpr const char* kAlgNames[] = {
-    "auto", "dissemination", "binomial", "scatter_allgather", "rabenseifner",
-    "recursive_doubling", "ring", "bruck", "pairwise", "linear", "reduce_then_scatter"};
+constexpr const char* kAlgNames[] = {"auto",
+                                     "dissemination",
+                                     "binomial",
+                                     "scatter_allgather",
+                                     "rabenseifner",
+                                     "recursive_doubling",
+                                     "ring",
+                                     "bruck",
+                                     "pairwise",
+                                     "linear",
+                                     "reduce_then_scatter"};
 static_assert(sizeof(kAlgNames) / sizeof(kAlgNames[0]) == static_cast<size_t>(Alg::kNumAlg));
 
 struct CollInfo {
@@ -84,10 +102,14 @@ struct CollInfo {
   const char* param;
 };
 constexpr CollInfo kColls[] = {
-    {"barrier", "MPR_COLL_BARRIER_ALG"},     {"bcast", "MPR_COLL_BCAST_ALG"},
-    {"reduce", "MPR_COLL_REDUCE_ALG"},       {"allreduce", "MPR_COLL_ALLREDUCE_ALG"},
-    {"allgather", "MPR_COLL_ALLGATHER_ALG"}, {"alltoall", "MPR_COLL_ALLTOALL_ALG"},
-    {"gather", "MPR_COLL_GATHER_ALG"},       {"scatter", "MPR_COLL_SCATTER_ALG"},
+    {"barrier", "MPR_COLL_BARRIER_ALG"},
+    {"bcast", "MPR_COLL_BCAST_ALG"},
+    {"reduce", "MPR_COLL_REDUCE_ALG"},
+    {"allreduce", "MPR_COLL_ALLREDUCE_ALG"},
+    {"allgather", "MPR_COLL_ALLGATHER_ALG"},
+    {"alltoall", "MPR_COLL_ALLTOALL_ALG"},
+    {"gather", "MPR_COLL_GATHER_ALG"},
+    {"scatter", "MPR_COLL_SCATTER_ALG"},
     {"reduce_scatter", "MPR_COLL_REDUCE_SCATTER_ALG"},
 };
 static_assert(sizeof(kColls) / sizeof(kColls[0]) == static_cast<size_t>(Coll::kNumColl));
@@ -117,7 +139,9 @@ Alg parse(Coll c, const std::string& v) {
   return Alg::kAuto;
 }
 
-Alg read_forced(Coll c) { return parse(c, common::param_string(kColls[static_cast<int>(c)].param)); }
+Alg read_forced(Coll c) {
+  return parse(c, common::param_string(kColls[static_cast<int>(c)].param));
+}
 
 struct Forced {
   bool dynamic;
@@ -151,7 +175,8 @@ bool applicable(Coll c, Alg a, const CallShape& s) {
     case Alg::kRing:
       if (c == Coll::kAllgather) return true;
       // Each block is reduced starting at a different rank: commutative ops only.
-      return s.commutative && (c == Coll::kReduceScatter || s.count >= static_cast<size_t>(s.ranks));
+      return s.commutative &&
+             (c == Coll::kReduceScatter || s.count >= static_cast<size_t>(s.ranks));
     case Alg::kRecursiveDoubling:
       return c != Coll::kAllgather || pow2(s.ranks);
     default:

@@ -8,7 +8,14 @@
 namespace mpr::runtime::coll {
 
 enum class Coll : uint8_t {
-  kBarrier, kBcast, kReduce, kAllreduce, kAllgather, kAlltoall, kGather, kScatter,
+  kBarrier,
+  kBcast,
+  kReduce,
+  kAllreduce,
+  kAllgather,
+  kAlltoall,
+  kGather,
+  kScatter,
   kReduceScatter,
   kNumColl
 };
@@ -34,8 +41,8 @@ enum class Alg : uint8_t {
 struct CallShape {
   int ranks = 1;
   size_t bytes = 0;
-  size_t count = 0;          ///< elements of the reduced vector (reductions)
-  bool commutative = true;   ///< reductions
+  size_t count = 0;         ///< elements of the reduced vector (reductions)
+  bool commutative = true;  ///< reductions
 };
 
 /// The algorithm for one call: the forced one if it can run this call, else the table's.

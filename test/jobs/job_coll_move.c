@@ -12,7 +12,10 @@ static int ev(int from, int to, size_t i, int salt) {
   return (int)((size_t)from * 1000003u + (size_t)to * 7919u + i * 3u + (size_t)salt) & 0x3fffffff;
 }
 
-typedef struct { double v; int i; } DI;
+typedef struct {
+  double v;
+  int i;
+} DI;
 
 static const char *kBcastAlgs[] = {NULL, "binomial", "scatter_allgather"};
 static const char *kGatherAlgs[] = {NULL, "binomial", "linear"};
@@ -43,13 +46,14 @@ static void check_bcast(const TestComm *tc) {
         CHECK_MPI(MPI_Bcast(b, (int)n, MPI_INT, root, tc->comm));
         if (c % 2) CHECK_MPI(MPI_Bcast(p, (int)n, MPI_DOUBLE_INT, root, tc->comm));
         for (size_t i = 0; i < n; ++i) {
-          CHECK_MSG(b[i] == ev(root, 0, i, salt), "Bcast on %s alg %s root %d count %zu: [%zu] = "
-                    "%d, expected %d", tc->name, ALG(kBcastAlgs[a]), root, n, i, b[i],
-                    ev(root, 0, i, salt));
+          CHECK_MSG(b[i] == ev(root, 0, i, salt),
+                    "Bcast on %s alg %s root %d count %zu: [%zu] = "
+                    "%d, expected %d",
+                    tc->name, ALG(kBcastAlgs[a]), root, n, i, b[i], ev(root, 0, i, salt));
           if (c % 2)
             CHECK_MSG(p[i].v == (double)ev(root, 1, i, salt) && p[i].i == (int)i,
-                      "Bcast(MPI_DOUBLE_INT) on %s root %d count %zu: [%zu] wrong", tc->name,
-                      root, n, i);
+                      "Bcast(MPI_DOUBLE_INT) on %s root %d count %zu: [%zu] wrong", tc->name, root,
+                      n, i);
         }
         free(b), free(p);
       }
@@ -60,8 +64,10 @@ static void check_bcast(const TestComm *tc) {
       for (size_t i = 0; i < n; ++i) b[i] = rank == root ? ev(root, 0, i, salt) : 0;
       CHECK_MPI(MPI_Bcast(b, (int)n, MPI_INT, root, tc->comm));
       for (size_t i = 0; i < n; ++i)
-        CHECK_MSG(b[i] == ev(root, 0, i, salt), "Bcast on %s alg %s root %d, 4 Mi ints: [%zu] "
-                  "wrong", tc->name, ALG(kBcastAlgs[a]), root, i);
+        CHECK_MSG(b[i] == ev(root, 0, i, salt),
+                  "Bcast on %s alg %s root %d, 4 Mi ints: [%zu] "
+                  "wrong",
+                  tc->name, ALG(kBcastAlgs[a]), root, i);
       free(b);
     }
   }
@@ -88,24 +94,24 @@ static void check_gather_scatter(const TestComm *tc) {
           for (size_t i = 0; i < all; ++i) big[i] = -1;
           if (ip && is_root)
             for (size_t i = 0; i < n; ++i) big[(size_t)rank * n + i] = mine[i];
-          CHECK_MPI(MPI_Gather(ip && is_root ? MPI_IN_PLACE : mine, (int)n, MPI_INT, big,
-                               (int)n, MPI_INT, root, tc->comm));
+          CHECK_MPI(MPI_Gather(ip && is_root ? MPI_IN_PLACE : mine, (int)n, MPI_INT, big, (int)n,
+                               MPI_INT, root, tc->comm));
           for (size_t i = 0; is_root && i < all; ++i)
             CHECK_MSG(big[i] == ev((int)(i / n), root, i % n, salt),
-                      "Gather on %s alg %s root %d count %zu%s: [%zu] = %d, expected %d",
-                      tc->name, ALG(kGatherAlgs[a]), root, n, ip ? " in place" : "", i, big[i],
+                      "Gather on %s alg %s root %d count %zu%s: [%zu] = %d, expected %d", tc->name,
+                      ALG(kGatherAlgs[a]), root, n, ip ? " in place" : "", i, big[i],
                       ev((int)(i / n), root, i % n, salt));
           /* Scatter: the root's block for rank r is ev(root, r, i). */
-          for (size_t i = 0; i < all; ++i) big[i] = is_root ? ev(root, (int)(i / n), i % n, salt) : -1;
+          for (size_t i = 0; i < all; ++i)
+            big[i] = is_root ? ev(root, (int)(i / n), i % n, salt) : -1;
           for (size_t i = 0; i < n; ++i) mine[i] = -1;
-          CHECK_MPI(MPI_Scatter(big, (int)n, MPI_INT, ip && is_root ? MPI_IN_PLACE : mine,
-                                (int)n, MPI_INT, root, tc->comm));
+          CHECK_MPI(MPI_Scatter(big, (int)n, MPI_INT, ip && is_root ? MPI_IN_PLACE : mine, (int)n,
+                                MPI_INT, root, tc->comm));
           const int *got = ip && is_root ? big + (size_t)rank * n : mine;
           for (size_t i = 0; i < n; ++i)
             CHECK_MSG(got[i] == ev(root, rank, i, salt),
-                      "Scatter on %s alg %s root %d count %zu%s: [%zu] = %d at rank %d",
-                      tc->name, ALG(kGatherAlgs[a]), root, n, ip ? " in place" : "", i, got[i],
-                      rank);
+                      "Scatter on %s alg %s root %d count %zu%s: [%zu] = %d at rank %d", tc->name,
+                      ALG(kGatherAlgs[a]), root, n, ip ? " in place" : "", i, got[i], rank);
           free(mine), free(big);
         }
   }
@@ -126,7 +132,8 @@ static void check_v(const TestComm *tc) {
   int rank, size;
   MPI_Comm_rank(tc->comm, &rank);
   MPI_Comm_size(tc->comm, &size);
-  int *counts = jobs_malloc((size_t)size * sizeof(int)), *displs = jobs_malloc((size_t)size * sizeof(int));
+  int *counts = jobs_malloc((size_t)size * sizeof(int)),
+      *displs = jobs_malloc((size_t)size * sizeof(int));
   for (int scale = 1; scale <= (tc->full ? 5000 : 10); scale *= 10)
     for (int root = 0; root < size; ++root)
       for (int ip = 0; ip < 2; ++ip) {
@@ -160,8 +167,10 @@ static void check_v(const TestComm *tc) {
                                counts[rank], MPI_INT, root, tc->comm));
         const int *got = ip && is_root ? buf + displs[rank] : mine;
         for (int i = 0; i < counts[rank]; ++i)
-          CHECK_MSG(got[i] == ev(root, rank, (size_t)i, salt), "Scatterv on %s root %d%s: [%d] "
-                    "wrong at rank %d", tc->name, root, ip ? " in place" : "", i, rank);
+          CHECK_MSG(got[i] == ev(root, rank, (size_t)i, salt),
+                    "Scatterv on %s root %d%s: [%d] "
+                    "wrong at rank %d",
+                    tc->name, root, ip ? " in place" : "", i, rank);
         /* Allgatherv (once per root value, so the loop also varies the counts). */
         for (int i = 0; i < total; ++i) buf[i] = -5;
         for (int i = 0; i < counts[rank]; ++i) mine[i] = ev(rank, 0, (size_t)i, salt);
@@ -228,8 +237,8 @@ static void check_alltoall(const TestComm *tc) {
           s[i] = ev(rank, (int)(i / n), i % n, salt);
           r[i] = ip ? s[i] : -1;
         }
-        CHECK_MPI(MPI_Alltoall(ip ? MPI_IN_PLACE : s, (int)n, MPI_INT, r, (int)n, MPI_INT,
-                               tc->comm));
+        CHECK_MPI(
+            MPI_Alltoall(ip ? MPI_IN_PLACE : s, (int)n, MPI_INT, r, (int)n, MPI_INT, tc->comm));
         for (size_t i = 0; i < all; ++i)
           CHECK_MSG(r[i] == ev((int)(i / n), rank, i % n, salt),
                     "Alltoall on %s alg %s count %zu%s: [%zu] = %d at rank %d, expected %d",
@@ -250,7 +259,8 @@ static void check_alltoallv_w(const TestComm *tc) {
   const size_t sz = (size_t)size;
   int *sc = jobs_malloc(sz * sizeof(int)), *sd = jobs_malloc(sz * sizeof(int));
   int *rc = jobs_malloc(sz * sizeof(int)), *rd = jobs_malloc(sz * sizeof(int));
-  MPI_Datatype *st = jobs_malloc(sz * sizeof(MPI_Datatype)), *rt = jobs_malloc(sz * sizeof(MPI_Datatype));
+  MPI_Datatype *st = jobs_malloc(sz * sizeof(MPI_Datatype)),
+               *rt = jobs_malloc(sz * sizeof(MPI_Datatype));
   for (int scale = 1; scale <= (tc->full ? 3000 : 3); scale *= 30)
     for (int ip = 0; ip < 2; ++ip) {
       const int salt = ++salt_;
@@ -265,19 +275,22 @@ static void check_alltoallv_w(const TestComm *tc) {
         rd[p] = rtot + 3;
         rtot += rc[p] + 3;
       }
-      int *s = jobs_malloc((size_t)stot * sizeof(int) + 4), *r = jobs_malloc((size_t)rtot * sizeof(int) + 4);
+      int *s = jobs_malloc((size_t)stot * sizeof(int) + 4),
+          *r = jobs_malloc((size_t)rtot * sizeof(int) + 4);
       for (int p = 0; p < size; ++p)
         for (int i = 0; i < sc[p]; ++i) s[sd[p] + i] = ev(rank, p, (size_t)i, salt);
       for (int i = 0; i < rtot; ++i) r[i] = -3;
       if (ip)
         for (int p = 0; p < size; ++p)
           for (int i = 0; i < rc[p]; ++i) r[rd[p] + i] = ev(rank, p, (size_t)i, salt);
-      CHECK_MPI(MPI_Alltoallv(ip ? MPI_IN_PLACE : s, sc, sd, MPI_INT, r, rc, rd, MPI_INT, tc->comm));
+      CHECK_MPI(
+          MPI_Alltoallv(ip ? MPI_IN_PLACE : s, sc, sd, MPI_INT, r, rc, rd, MPI_INT, tc->comm));
       for (int p = 0; p < size; ++p) {
         for (int i = 0; i < rc[p]; ++i)
-          CHECK_MSG(r[rd[p] + i] == ev(p, rank, (size_t)i, salt), "Alltoallv on %s%s: block "
-                    "from %d [%d] = %d at rank %d", tc->name, ip ? " in place" : "", p, i,
-                    r[rd[p] + i], rank);
+          CHECK_MSG(r[rd[p] + i] == ev(p, rank, (size_t)i, salt),
+                    "Alltoallv on %s%s: block "
+                    "from %d [%d] = %d at rank %d",
+                    tc->name, ip ? " in place" : "", p, i, r[rd[p] + i], rank);
         CHECK_MSG(r[rd[p] - 1] == -3, "Alltoallv on %s wrote into a gap", tc->name);
       }
       free(s), free(r);
@@ -288,12 +301,11 @@ static void check_alltoallv_w(const TestComm *tc) {
         const int sdbl = !ip && p % 2, rdbl = !ip && rank % 2;
         st[p] = sdbl ? MPI_DOUBLE : MPI_INT;
         rt[p] = rdbl ? MPI_DOUBLE : MPI_INT;
+        /* Blocks start 8-byte aligned, with a gap after each. */
         sd[p] = (int)sbytes;
-        sbytes += (size_t)sc[p] * (sdbl ? sizeof(double) : sizeof(int)) + 8;
-        sbytes = (sbytes + 7) & ~(size_t)7; /* keep every block double-aligned */
+        sbytes = (sbytes + (size_t)sc[p] * (sdbl ? sizeof(double) : sizeof(int)) + 15) & ~(size_t)7;
         rd[p] = (int)rbytes;
-        rbytes += (size_t)rc[p] * (rdbl ? sizeof(double) : sizeof(int)) + 8;
-        rbytes = (rbytes + 7) & ~(size_t)7;
+        rbytes = (rbytes + (size_t)rc[p] * (rdbl ? sizeof(double) : sizeof(int)) + 15) & ~(size_t)7;
       }
       char *sw = jobs_malloc(sbytes), *rw = jobs_malloc(rbytes);
       for (int p = 0; p < size; ++p)
@@ -309,10 +321,12 @@ static void check_alltoallv_w(const TestComm *tc) {
       CHECK_MPI(MPI_Alltoallw(ip ? MPI_IN_PLACE : sw, sc, sd, st, rw, rc, rd, rt, tc->comm));
       for (int p = 0; p < size; ++p)
         for (int i = 0; i < rc[p]; ++i) {
-          long got = rt[p] == MPI_DOUBLE ? (long)((double *)(rw + rd[p]))[i]
-                                         : ((int *)(rw + rd[p]))[i];
-          CHECK_MSG(got == ev(p, rank, (size_t)i, salt), "Alltoallw on %s%s: block from %d [%d] "
-                    "= %ld at rank %d", tc->name, ip ? " in place" : "", p, i, got, rank);
+          long got =
+              rt[p] == MPI_DOUBLE ? (long)((double *)(rw + rd[p]))[i] : ((int *)(rw + rd[p]))[i];
+          CHECK_MSG(got == ev(p, rank, (size_t)i, salt),
+                    "Alltoallw on %s%s: block from %d [%d] "
+                    "= %ld at rank %d",
+                    tc->name, ip ? " in place" : "", p, i, got, rank);
         }
       free(sw), free(rw);
     }

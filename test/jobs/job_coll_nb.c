@@ -45,17 +45,14 @@ static void start_all(MPI_Comm comm, Bufs *b, int salt, MPI_Request *reqs) {
   CHECK_MPI(MPI_Ibarrier(comm, &reqs[0]));
   CHECK_MPI(MPI_Ibcast(b->bcast, kSmall, MPI_INT, 0, comm, &reqs[1]));
   CHECK_MPI(MPI_Iallreduce(b->ar_in, b->ar_out, kSmall, MPI_INT, MPI_SUM, comm, &reqs[2]));
-  CHECK_MPI(MPI_Igather(b->g_in, kSmall, MPI_INT, b->g_out, kSmall, MPI_INT, size - 1, comm,
-                        &reqs[3]));
+  CHECK_MPI(
+      MPI_Igather(b->g_in, kSmall, MPI_INT, b->g_out, kSmall, MPI_INT, size - 1, comm, &reqs[3]));
   CHECK_MPI(MPI_Iscatter(b->s_in, kSmall, MPI_INT, b->s_out, kSmall, MPI_INT, 0, comm, &reqs[4]));
   CHECK_MPI(MPI_Iallgather(b->g_in, kSmall, MPI_INT, b->ag_out, kSmall, MPI_INT, comm, &reqs[5]));
-  CHECK_MPI(MPI_Ialltoall(b->a2a_in, kSmall, MPI_INT, b->a2a_out, kSmall, MPI_INT, comm,
-                          &reqs[6]));
-  CHECK_MPI(MPI_Ireduce(b->ar_in, b->red_out, kSmall, MPI_INT, MPI_MAX, 1 % size, comm,
-                        &reqs[7]));
+  CHECK_MPI(MPI_Ialltoall(b->a2a_in, kSmall, MPI_INT, b->a2a_out, kSmall, MPI_INT, comm, &reqs[6]));
+  CHECK_MPI(MPI_Ireduce(b->ar_in, b->red_out, kSmall, MPI_INT, MPI_MAX, 1 % size, comm, &reqs[7]));
   CHECK_MPI(MPI_Ibcast(b->bcast_big, kLarge, MPI_INT, size - 1, comm, &reqs[8]));
-  CHECK_MPI(MPI_Iallreduce(b->ar_big_in, b->ar_big_out, kLarge, MPI_INT, MPI_SUM, comm,
-                           &reqs[9]));
+  CHECK_MPI(MPI_Iallreduce(b->ar_big_in, b->ar_big_out, kLarge, MPI_INT, MPI_SUM, comm, &reqs[9]));
 }
 
 static void check_all(MPI_Comm comm, const Bufs *b, int salt, const char *how) {
@@ -79,8 +76,8 @@ static void check_all(MPI_Comm comm, const Bufs *b, int salt, const char *how) {
     if (rank == size - 1)
       CHECK_MSG(b->g_out[i] == ev(from, size - 1, i % kSmall, salt), "%s: Igather [%zu]", how, i);
     CHECK_MSG(b->ag_out[i] == ev(from, size - 1, i % kSmall, salt), "%s: Iallgather [%zu]", how, i);
-    CHECK_MSG(b->a2a_out[i] == ev(from, rank, i % kSmall, salt), "%s: Ialltoall [%zu] = %d", how,
-              i, b->a2a_out[i]);
+    CHECK_MSG(b->a2a_out[i] == ev(from, rank, i % kSmall, salt), "%s: Ialltoall [%zu] = %d", how, i,
+              b->a2a_out[i]);
   }
   for (size_t i = 0; i < kLarge; i += 997) {
     CHECK_MSG(b->bcast_big[i] == ev(size - 1, 1, i, salt), "%s: large Ibcast [%zu]", how, i);
@@ -108,9 +105,9 @@ static void alloc_bufs(Bufs *b) {
 }
 
 static void free_bufs(Bufs *b) {
-  int **all[] = {&b->bcast, &b->bcast_big, &b->ar_in, &b->ar_out, &b->ar_big_in, &b->ar_big_out,
-                 &b->g_in, &b->g_out, &b->s_in, &b->s_out, &b->ag_out, &b->a2a_in, &b->a2a_out,
-                 &b->red_out};
+  int **all[] = {&b->bcast,      &b->bcast_big, &b->ar_in,   &b->ar_out, &b->ar_big_in,
+                 &b->ar_big_out, &b->g_in,      &b->g_out,   &b->s_in,   &b->s_out,
+                 &b->ag_out,     &b->a2a_in,    &b->a2a_out, &b->red_out};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i) free(*all[i]);
 }
 
@@ -136,7 +133,8 @@ static void check_outstanding(MPI_Comm comm, const char *name) {
         break;
       }
       case 2: /* a Test loop, never blocking */
-        for (int flag = 0; !flag;) CHECK_MPI(MPI_Testall(kOps + 1, reqs, &flag, MPI_STATUSES_IGNORE));
+        for (int flag = 0; !flag;)
+          CHECK_MPI(MPI_Testall(kOps + 1, reqs, &flag, MPI_STATUSES_IGNORE));
         break;
       default: /* a rank-dependent order */
         for (int k = 0; k <= kOps; ++k) {
@@ -185,7 +183,8 @@ static void check_overlap_p2p(MPI_Comm comm) {
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   enum { kCount = 5000 };
-  int wild[4] = {0}, *in = jobs_malloc(kCount * sizeof(int)), *out = jobs_malloc(kCount * sizeof(int));
+  int wild[4] = {0}, *in = jobs_malloc(kCount * sizeof(int)),
+      *out = jobs_malloc(kCount * sizeof(int));
   MPI_Request wild_req, coll[2], p2p[2];
   MPI_Status st;
   const int right = (rank + 1) % size, left = (rank - 1 + size) % size;
@@ -239,7 +238,8 @@ static void check_progress(MPI_Comm comm) {
     MPI_Request req;
     CHECK_MPI(MPI_Ibcast(buf, count, MPI_INT, 0, comm, &req));
     int token = 0;
-    if (rank + 1 < size) CHECK_MPI(MPI_Recv(&token, 1, MPI_INT, rank + 1, 9, comm, MPI_STATUS_IGNORE));
+    if (rank + 1 < size)
+      CHECK_MPI(MPI_Recv(&token, 1, MPI_INT, rank + 1, 9, comm, MPI_STATUS_IGNORE));
     CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
     if (rank > 0) CHECK_MPI(MPI_Send(&token, 1, MPI_INT, rank - 1, 9, comm));
     for (int i = 0; i < count; ++i)
@@ -266,6 +266,50 @@ static void check_mixed(MPI_Comm comm) {
   CHECK_INT(max, ==, size - 1);
 }
 
+enum { kBlocks = 500 };
+/* A sum over MPI_Type_vector(kBlocks, 1, 2, MPI_INT) elements (extent 2 * kBlocks - 1 ints). */
+static void vector_sum_op(void *in, void *inout, int *len, MPI_Datatype *type) {
+  (void)type;
+  const int *a = in;
+  int *b = inout;
+  for (int e = 0; e < *len; ++e)
+    for (int j = 0; j < kBlocks; ++j)
+      b[e * (2 * kBlocks - 1) + 2 * j] += a[e * (2 * kBlocks - 1) + 2 * j];
+}
+
+/* A non-contiguous datatype freed right after the call: the operation still completes with it
+ * (MPI_Type_free only marks it for deallocation). */
+static void check_freed_type(MPI_Comm comm) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  MPI_Op vsum;
+  CHECK_MPI(MPI_Op_create(vector_sum_op, 1, &vsum));
+  int *buf = jobs_malloc(2 * kBlocks * sizeof(int)), *sum = jobs_malloc(2 * kBlocks * sizeof(int));
+  for (int i = 0; i < 2 * kBlocks; ++i) buf[i] = rank == 0 ? (i % 2 ? -1 : i) : -2, sum[i] = -3;
+  MPI_Datatype every_other;
+  CHECK_MPI(MPI_Type_vector(kBlocks, 1, 2, MPI_INT, &every_other));
+  CHECK_MPI(MPI_Type_commit(&every_other));
+  MPI_Request reqs[2];
+  CHECK_MPI(MPI_Ibcast(buf, 1, every_other, 0, comm, &reqs[0]));
+  int *in = jobs_malloc(2 * kBlocks * sizeof(int));
+  for (int i = 0; i < 2 * kBlocks; ++i) in[i] = i % 2 ? 1000 : rank;
+  CHECK_MPI(MPI_Iallreduce(in, sum, 1, every_other, vsum, comm, &reqs[1]));
+  CHECK_MPI(MPI_Type_free(&every_other));
+  CHECK_MPI(MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE));
+  for (int i = 0; i < 2 * kBlocks; ++i) {
+    const int want = i % 2 ? (rank == 0 ? -1 : -2) : i;
+    CHECK_MSG(buf[i] == want, "Ibcast with a freed vector type: [%d] = %d, expected %d", i, buf[i],
+              want);
+    CHECK_MSG(sum[i] == (i % 2 ? -3 : size * (size - 1) / 2),
+              "Iallreduce with a freed vector "
+              "type: [%d] = %d (gaps must stay untouched)",
+              i, sum[i]);
+  }
+  CHECK_MPI(MPI_Op_free(&vsum));
+  free(buf), free(sum), free(in);
+}
+
 int main(int argc, char **argv) {
   CHECK_MPI(MPI_Init(&argc, &argv));
   CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
@@ -282,6 +326,7 @@ int main(int argc, char **argv) {
     check_overlap_p2p(comms[i]);
     check_progress(comms[i]);
     check_mixed(comms[i]);
+    check_freed_type(comms[i]);
   }
   /* Operations on two communicators at once, completed crosswise. */
   int x = rank_, y = 2 * rank_, sx = -1, sy = -1;

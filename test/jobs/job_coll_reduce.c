@@ -23,18 +23,30 @@ static const struct {
 
 static void put(int t, void *b, size_t i, long v) {
   switch (t) {
-    case 0: ((int *)b)[i] = (int)v; break;
-    case 1: ((long *)b)[i] = v; break;
-    case 2: ((float *)b)[i] = (float)v; break;
-    default: ((double *)b)[i] = (double)v; break;
+    case 0:
+      ((int *)b)[i] = (int)v;
+      break;
+    case 1:
+      ((long *)b)[i] = v;
+      break;
+    case 2:
+      ((float *)b)[i] = (float)v;
+      break;
+    default:
+      ((double *)b)[i] = (double)v;
+      break;
   }
 }
 static long get(int t, const void *b, size_t i) {
   switch (t) {
-    case 0: return ((const int *)b)[i];
-    case 1: return ((const long *)b)[i];
-    case 2: return (long)((const float *)b)[i];
-    default: return (long)((const double *)b)[i];
+    case 0:
+      return ((const int *)b)[i];
+    case 1:
+      return ((const long *)b)[i];
+    case 2:
+      return (long)((const float *)b)[i];
+    default:
+      return (long)((const double *)b)[i];
   }
 }
 static long combine(int op, long a, long b) {
@@ -153,8 +165,13 @@ static void check_pairs(const TestComm *tc) {
   int rank, size;
   MPI_Comm_rank(tc->comm, &rank);
   MPI_Comm_size(tc->comm, &size);
-  typedef struct { double v; int i; } DI;
-  typedef struct { int v, i; } II;
+  typedef struct {
+    double v;
+    int i;
+  } DI;
+  typedef struct {
+    int v, i;
+  } II;
   static const size_t kCounts[] = {1, 7, 1000};
   for (int a = 0; a < NALGS(kAllreduceAlgs); ++a) {
     coll_force("MPR_COLL_ALLREDUCE_ALG", kAllreduceAlgs[a]);
@@ -189,11 +206,11 @@ static void check_pairs(const TestComm *tc) {
           }
           CHECK_MSG(dout[i].v == best && dout[i].i == best_at,
                     "MAXLOC on %s root %d alg %s count %zu: [%zu] = (%g, %d), expected (%g, %d)",
-                    tc->name, root, kAllreduceAlgs[a] ? kAllreduceAlgs[a] : "auto", n, i,
-                    dout[i].v, dout[i].i, best, best_at);
+                    tc->name, root, kAllreduceAlgs[a] ? kAllreduceAlgs[a] : "auto", n, i, dout[i].v,
+                    dout[i].i, best, best_at);
           CHECK_MSG(iout[i].v == low && iout[i].i == low_at,
-                    "MINLOC on %s root %d count %zu: [%zu] = (%d, %d), expected (%d, %d)",
-                    tc->name, root, n, i, iout[i].v, iout[i].i, low, low_at);
+                    "MINLOC on %s root %d count %zu: [%zu] = (%d, %d), expected (%d, %d)", tc->name,
+                    root, n, i, iout[i].v, iout[i].i, low, low_at);
         }
         free(din), free(dout), free(iin), free(iout);
       }
@@ -330,14 +347,16 @@ static void check_reduce_scatter(const TestComm *tc) {
         if (vector)
           CHECK_MPI(MPI_Reduce_scatter(send, out_, counts, kTypes[t].type, kOps[op].op, tc->comm));
         else
-          CHECK_MPI(MPI_Reduce_scatter_block(send, out_, block, kTypes[t].type, kOps[op].op,
-                                             tc->comm));
+          CHECK_MPI(
+              MPI_Reduce_scatter_block(send, out_, block, kTypes[t].type, kOps[op].op, tc->comm));
         for (int i = 0; i < counts[rank]; ++i) {
           long want = expect(op, 0, size, first + (size_t)i, salt), got = get(t, out_, (size_t)i);
-          CHECK_MSG(got == want, "Reduce_scatter%s on %s alg %s, %d x %s %s%s: [%d] = %ld, "
-                    "expected %ld", vector ? "" : "_block", tc->name,
-                    kRsAlgs[a] ? kRsAlgs[a] : "auto", counts[rank], kTypes[t].name,
-                    kOps[op].name, ip ? " in place" : "", i, got, want);
+          CHECK_MSG(got == want,
+                    "Reduce_scatter%s on %s alg %s, %d x %s %s%s: [%d] = %ld, "
+                    "expected %ld",
+                    vector ? "" : "_block", tc->name, kRsAlgs[a] ? kRsAlgs[a] : "auto",
+                    counts[rank], kTypes[t].name, kOps[op].name, ip ? " in place" : "", i, got,
+                    want);
         }
       }
   }

@@ -1,10 +1,9 @@
 // Folding non-powers of two and the block windows of recursive halving, which the
 // Rabenseifner algorithms rely on to move every element exactly once per phase.
-#include <catch2/catch.hpp>
-
-#include <vector>
-
 #include "runtime/coll/halving.h"
+
+#include <catch2/catch.hpp>
+#include <vector>
 
 using namespace mpr::runtime::coll;
 

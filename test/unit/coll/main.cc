@@ -2,7 +2,6 @@
 // test runs so the override tests can change MPR_COLL_*_ALG between calls.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
-
 #include <cstdlib>
 
 int main(int argc, char** argv) {

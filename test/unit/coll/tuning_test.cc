@@ -1,9 +1,8 @@
 // The decision table and the algorithm overrides.
-#include <catch2/catch.hpp>
-
-#include <cstdlib>
-
 #include "runtime/coll/tuning.h"
+
+#include <catch2/catch.hpp>
+#include <cstdlib>
 
 using namespace mpr::runtime::coll;
 
@@ -40,11 +39,12 @@ TEST_CASE("small messages use the latency algorithms", "[coll][tuning]") {
 
 TEST_CASE("large messages use the bandwidth algorithms", "[coll][tuning]") {
   const size_t big = 4u << 20;
-  CHECK(choose(Coll::kBcast, shape(4, big)) == Alg::kScatterAllgather);
+  CHECK(choose(Coll::kBcast, shape(4, big)) == Alg::kBinomial);
+  CHECK(choose(Coll::kBcast, shape(4, 4 * big)) == Alg::kScatterAllgather);
   CHECK(choose(Coll::kBcast, shape(2, big)) == Alg::kBinomial);  // one message either way
   CHECK(choose(Coll::kReduce, shape(4, big)) == Alg::kRabenseifner);
   CHECK(choose(Coll::kAllgather, shape(5, big)) == Alg::kRing);
-  CHECK(choose(Coll::kAlltoall, shape(4, big)) == Alg::kPairwise);
+  CHECK(choose(Coll::kAlltoall, shape(4, big)) == Alg::kLinear);
   CHECK(choose(Coll::kGather, shape(8, big)) == Alg::kLinear);
   CHECK(choose(Coll::kReduceScatter, shape(4, big)) == Alg::kRing);
   const Alg a = choose(Coll::kAllreduce, shape(4, big));
@@ -86,8 +86,8 @@ TEST_CASE("MPR_COLL_<NAME>_ALG forces an algorithm, falling back when it cannot 
     CHECK(choose(Coll::kBcast, shape(2, 8)) == Alg::kScatterAllgather);
   }
   {
-    Force f("MPR_COLL_ALLTOALL_ALG", "linear");
-    CHECK(choose(Coll::kAlltoall, shape(8, 16)) == Alg::kLinear);
+    Force f("MPR_COLL_ALLTOALL_ALG", "pairwise");
+    CHECK(choose(Coll::kAlltoall, shape(8, 16)) == Alg::kPairwise);
   }
   {
     // A name that is no algorithm of this collective is ignored (with a message).
