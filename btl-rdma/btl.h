@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,16 @@ struct Caps {
   bool native_get = false;      ///< get() is one-sided (RDMA READ / CMA), not emulated
   bool native_put = false;
   bool needs_registration = false;  ///< reg() does real work (verbs); pml may cache it
+  /// atomic() is one-sided (device atomics) and also accepts peer == this rank, so that every
+  /// process updating a word (the owner included) goes through the same agent: device atomics
+  /// are not guaranteed to be atomic with respect to CPU atomics on the same word.
+  bool native_atomics = false;
+};
+
+/// 64-bit remote atomic operations (MPI RMA locks and counters).
+enum class AtomicOp : uint8_t {
+  kFetchAdd,     ///< *remote += operand (wrapping)
+  kCompareSwap,  ///< if (*remote == compare) *remote = operand
 };
 
 /// Opaque remote access key: what a peer needs to get/put our registered memory.
@@ -104,6 +115,18 @@ class Btl {
                      const RemoteKey& rkey, size_t len, Completion* c) = 0;
   virtual Status put(int peer, const void* local, const Registration* local_reg,
                      uint64_t remote_addr, const RemoteKey& rkey, size_t len, Completion* c) = 0;
+
+  /// Atomic `op` on the 8-byte aligned word at `remote_addr` in the peer's registered memory
+  /// (peer may be this rank). The word's previous value is stored in *result (8-byte aligned,
+  /// inside `result_reg` where caps().needs_registration) by the time the operation is done.
+  /// Same kDone / kPosted / kRetry contract as get(). Only valid where caps().native_atomics.
+  virtual Status atomic(int peer, AtomicOp op, uint64_t remote_addr, const RemoteKey& rkey,
+                        uint64_t operand, uint64_t compare, uint64_t* result,
+                        const Registration* result_reg, Completion* c) {
+    (void)peer, (void)op, (void)remote_addr, (void)rkey, (void)operand, (void)compare;
+    (void)result, (void)result_reg, (void)c;
+    throw std::logic_error(std::string(caps().name) + " backend has no native atomics");
+  }
 
   /// Poll for incoming messages and completions; calls handlers. Returns the number of events.
   virtual int progress() = 0;

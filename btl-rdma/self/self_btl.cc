@@ -23,6 +23,9 @@ class SelfBtl final : public Btl {
     caps_.native_get = true;
     caps_.native_put = true;
     caps_.needs_registration = false;
+    // No atomic(): on its own memory the caller uses CPU atomics, unless a device-atomics
+    // backend also serves the word (then it must go through that device: see btl.h).
+    caps_.native_atomics = false;
   }
 
   const Caps& caps() const override { return caps_; }

@@ -110,6 +110,7 @@ void ShmBtl::set_caps(bool cma_ok) {
   caps_.native_get = cma_ok;
   caps_.native_put = cma_ok;
   caps_.needs_registration = false;
+  caps_.native_atomics = false;  // CMA copies bytes; it has no remote read-modify-write
 }
 
 void ShmBtl::wire_up(common::Bootstrap& bs) {

@@ -190,8 +190,20 @@ Status VerbsBtl::send_am(int peer, int am_id, const void* hdr, size_t hdr_len,
   if (p.state != ConnState::kUp) {
     start_connect(peer);
     if (p.state == ConnState::kFailed) peer_at(peer, "send_am");  // throws with the cause
-    ++stats_.retry_connect;
-    return Status::kRetry;
+    if (p.state != ConnState::kUp) {  // the loopback QP is up at once; a peer's is not
+      ++stats_.retry_connect;
+      return Status::kRetry;
+    }
+  }
+  // To ourselves: receive buffers are reserved on the first message, not when the loopback QP
+  // is made (atomics on our own memory need none). We are our own receiver: grant = given.
+  if (peer == rank_ && p.credits_granted == 0) {
+    p.credits_granted = grant_credits(peer);
+    if (p.credits_granted == 0)
+      throw std::runtime_error("rank " + std::to_string(rank_) +
+                               ": verbs send_am to itself: no room for its receive buffers "
+                               "(MPR_VERBS_SRQ_MAX " +
+                               std::to_string(srq_max_) + " reached)");
   }
   return post_am(peer, static_cast<uint8_t>(am_id), 0, hdr, hdr_len, iov, iovcnt, payload);
 }

@@ -119,7 +119,7 @@ void VerbsBtl::qp_to_init(ibv_qp* qp, int peer) {
   qa.qp_state = IBV_QPS_INIT;
   qa.pkey_index = 0;
   qa.port_num = dev_.port;
-  qa.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
+  qa.qp_access_flags = static_cast<unsigned>(qp_access_);
   if (int rc = ibv_modify_qp(qp, &qa,
                              IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
     throw_verbs_error(rank_, "ibv_modify_qp", "INIT for peer " + std::to_string(peer), rc);
@@ -168,6 +168,10 @@ void VerbsBtl::qp_to_rtr_rts(Peer& p, int peer) {
 void VerbsBtl::start_connect(int peer) {
   Peer& p = peers_[static_cast<size_t>(peer)];
   if (p.state != ConnState::kNone) return;
+  if (peer == rank_) {
+    connect_loopback();
+    return;
+  }
   try {
     if (!p.qp) create_rc_qp(peer);
   } catch (const std::exception& e) {
@@ -189,6 +193,28 @@ void VerbsBtl::start_connect(int peer) {
   connecting_.push_back(peer);
   ++stats_.connects;
   send_conn_msg(peer, kConnReq);
+}
+
+// This rank's own QP: an RC QP whose destination QP is itself (legal; the HCA, or rxe, loops
+// the packets back). It exists for atomics above all: device atomics are atomic only among
+// themselves, so the owner of a word must update it through the device like everyone else.
+// get/put/send_am to this rank use it too. Both ends are the same QP, so it is RTR when it is
+// RTS: no handshake and no hello. Receive credits are reserved only when send_am first uses
+// it (see send_am), so a rank that only does atomics on itself costs no receive buffers.
+void VerbsBtl::connect_loopback() {
+  Peer& p = peers_[static_cast<size_t>(rank_)];
+  try {
+    if (!p.qp) create_rc_qp(rank_);
+    p.addr = self_addr_;
+    p.remote_qpn = p.qp->qp_num;
+    p.remote_psn = p.local_psn;
+    qp_to_rtr_rts(p, rank_);
+  } catch (const std::exception& e) {
+    fail_peer(p, rank_, std::string("loopback QP: ") + e.what());
+    return;
+  }
+  p.state = ConnState::kUp;
+  ++stats_.connects;
 }
 
 void VerbsBtl::send_conn_msg(int peer, uint8_t type) {

@@ -181,6 +181,8 @@ void fill_attrs(Device& d, const Config& cfg, int rank) {
         IBV_ODP_SUPPORT_SEND | IBV_ODP_SUPPORT_RECV | IBV_ODP_SUPPORT_WRITE | IBV_ODP_SUPPORT_READ;
     d.odp_rc = (ex.odp_caps.general_caps & IBV_ODP_SUPPORT) &&
                (ex.odp_caps.per_transport_caps.rc_odp_caps & need) == need;
+    d.odp_atomic =
+        d.odp_rc && (ex.odp_caps.per_transport_caps.rc_odp_caps & IBV_ODP_SUPPORT_ATOMIC);
   }
 }
 

@@ -30,7 +30,7 @@ Status VerbsBtl::start_rdma(int peer, bool is_get, char* local, const Registrati
   Peer& p = peer_at(peer, call);
   if (len == 0) return Status::kDone;
   auto* op = new RdmaOp;
-  op->is_get = is_get;
+  op->kind = is_get ? OpKind::kGet : OpKind::kPut;
   op->peer = peer;
   op->local = local;
   op->remote = remote_addr;
@@ -55,21 +55,26 @@ Status VerbsBtl::start_rdma(int peer, bool is_get, char* local, const Registrati
     }
     op->lkey = static_cast<ibv_mr*>(op->tmp_reg->handle)->lkey;
   }
-  ops_.insert(op);
   ++stats_.rdma_ops;
   stats_.rdma_bytes += len;
+  return submit_op(p, op, call);
+}
+
+// Posts `op` now if the connection is up and nothing is queued before it; otherwise queues it
+// (connection pending, or no send-queue room) for progress(). Connects on first use: through
+// the UD handshake to a peer, at once for this rank itself (loopback QP).
+Status VerbsBtl::submit_op(Peer& p, RdmaOp* op, const char* call) {
+  const int peer = op->peer;
+  ops_.insert(op);
   if (p.state != ConnState::kUp) {
     start_connect(peer);
     if (p.state == ConnState::kFailed) {
       ops_.erase(op);
-      if (op->tmp_reg) rcache_->release(op->tmp_reg);
-      delete op;
+      discard_op(op);
       peer_at(peer, call);  // throws with the cause
     }
-  } else if (p.rdma_wait.empty() && post_rdma(p, op)) {
-    return Status::kPosted;
   }
-  // Waits for the connection or for send-queue room; progress() posts the rest in order.
+  if (p.state == ConnState::kUp && p.rdma_wait.empty() && post_rdma(p, op)) return Status::kPosted;
   p.rdma_wait.push_back(op);
   if (p.state == ConnState::kUp &&
       std::find(rdma_waiters_.begin(), rdma_waiters_.end(), peer) == rdma_waiters_.end())
@@ -78,6 +83,7 @@ Status VerbsBtl::start_rdma(int peer, bool is_get, char* local, const Registrati
 }
 
 bool VerbsBtl::post_rdma(Peer& p, RdmaOp* op) {
+  if (op->kind == OpKind::kAtomic) return post_atomic(p, op);
   while (op->posted < op->len) {
     const size_t n = std::min(rdma_chunk_, op->len - op->posted);
     SendSlot slot;
@@ -90,7 +96,7 @@ bool VerbsBtl::post_rdma(Peer& p, RdmaOp* op) {
     ibv_send_wr wr{};
     wr.sg_list = &sge;
     wr.num_sge = 1;
-    wr.opcode = op->is_get ? IBV_WR_RDMA_READ : IBV_WR_RDMA_WRITE;
+    wr.opcode = op->kind == OpKind::kGet ? IBV_WR_RDMA_READ : IBV_WR_RDMA_WRITE;
     wr.wr.rdma.remote_addr = op->remote + op->posted;
     wr.wr.rdma.rkey = op->rkey;
     post_rc(op->peer, wr, slot);
@@ -116,14 +122,22 @@ void VerbsBtl::drive_rdma_waiters() {
   }
 }
 
-// Completion is reported here, always from inside progress().
+// Completion is reported here, always from inside progress(). An atomic's old value is in the
+// caller's hands (copied out of an internal slot if one was used) before its completion runs.
 void VerbsBtl::finish_op(RdmaOp* op) {
   ops_.erase(op);
-  if (op->tmp_reg) rcache_->release(op->tmp_reg);
+  if (op->slot >= 0 && op->status == 0 && op->result) *op->result = atomic_slots_[op->slot];
   Completion* c = op->c;
   const int status = op->status;
-  delete op;
+  discard_op(op);
   if (c && c->fn) c->fn(c, status);
+}
+
+// Releases what `op` holds (temporary registration, atomic slot) and deletes it.
+void VerbsBtl::discard_op(RdmaOp* op) {
+  if (op->tmp_reg && rcache_) rcache_->release(op->tmp_reg);
+  if (op->slot >= 0) atomic_free_.push_back(op->slot);
+  delete op;
 }
 
 }  // namespace mpr::btl::verbs

@@ -227,14 +227,34 @@ void VerbsBtl::setup(common::Bootstrap& bs) {
 
   setup_ud();
 
-  // User registrations: which proof makes a cache hit safe (README "Registration cache").
+  // User registrations: which proof makes a cache hit safe (README "Registration cache"), and
+  // whether peers may apply atomics to them (README "Atomics"). Automatic ODP is chosen only
+  // if it keeps atomics working; ODP forced by MPR_VERBS_ODP=1 wins over atomics.
   const bool frames = rcache::PagemapFrames::instance().frames_visible();
+  const bool dev_atomics = dev_.attr.atomic_cap != IBV_ATOMIC_NONE;
+  const bool odp_ok_for_atomics = !dev_atomics || dev_.odp_atomic;
   bool odp = false;
-  if (cfg_.odp == "1")
+  bool odp_skipped = false;  // auto mode would have used ODP, but it cannot do atomics here
+  if (cfg_.odp == "1") {
     odp = dev_.odp_rc;
-  else if (cfg_.odp != "0")
-    odp = dev_.odp_rc && !frames;
-  int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
+  } else if (cfg_.odp != "0") {
+    odp = dev_.odp_rc && !frames && odp_ok_for_atomics;
+    odp_skipped = dev_.odp_rc && !frames && !odp_ok_for_atomics;
+  }
+  const bool atomics = dev_atomics && (!odp || dev_.odp_atomic);
+  if (!dev_atomics)
+    atomics_why_ = "atomics off (the device reports IBV_ATOMIC_NONE)";
+  else if (!atomics)
+    atomics_why_ =
+        "atomics off (MPR_VERBS_ODP=1 asks for on-demand paging, whose MRs cannot take atomics "
+        "on this device)";
+  else
+    atomics_why_ = dev_.attr.atomic_cap == IBV_ATOMIC_GLOB
+                       ? "atomics 64-bit (GLOB: also atomic with respect to the CPU)"
+                       : "atomics 64-bit (HCA: atomic only among device operations)";
+  qp_access_ = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
+               (atomics ? IBV_ACCESS_REMOTE_ATOMIC : 0);
+  int access = qp_access_;
   rcache::Options ro;
   ro.enabled = cfg_.rcache;
   ro.max_unused_bytes = cfg_.rcache_max_bytes;
@@ -247,7 +267,10 @@ void VerbsBtl::setup(common::Bootstrap& bs) {
     validation_ = "page frames checked per hit";
   } else {
     ro.validation = rcache::Validation::kInUseOnly;
-    validation_ = "reuse only while held (page frames unreadable without CAP_SYS_ADMIN)";
+    validation_ = odp_skipped ? "reuse only while held (page frames unreadable without "
+                                "CAP_SYS_ADMIN; ODP not used: it cannot do atomics here)"
+                              : "reuse only while held (page frames unreadable without "
+                                "CAP_SYS_ADMIN)";
   }
   if (!cfg_.rcache) validation_ = "off";
   registrar_ = std::make_unique<MrRegistrar>(pd_, access);
@@ -260,6 +283,7 @@ void VerbsBtl::setup(common::Bootstrap& bs) {
   caps_.native_get = true;
   caps_.native_put = true;
   caps_.needs_registration = true;
+  caps_.native_atomics = atomics;
 
   VerbsAddr addr{};
   addr.magic = kAddrMagic;
@@ -273,6 +297,7 @@ void VerbsBtl::setup(common::Bootstrap& bs) {
   addr.credit_rkey = credit_in_mr_->rkey;
   addr.credit_base = reinterpret_cast<uint64_t>(credit_in_);
   addr.subnet_prefix = dev_.gid.global.subnet_prefix;
+  self_addr_ = addr;
   std::vector<uint8_t> blob(sizeof addr);
   std::memcpy(blob.data(), &addr, sizeof addr);
   bs.put("mpr.verbs", blob);
@@ -303,7 +328,8 @@ bool VerbsBtl::connected(int peer) const {
 VerbsBtl::Peer& VerbsBtl::peer_at(int peer, const char* call) {
   if (finalized_)
     throw std::logic_error("rank " + std::to_string(rank_) + ": verbs " + call + " after finalize");
-  if (peer < 0 || peer >= size_ || !peers_[static_cast<size_t>(peer)].reachable)
+  // This rank itself is always reachable: through the loopback QP (connect_loopback()).
+  if (peer < 0 || peer >= size_ || (peer != rank_ && !peers_[static_cast<size_t>(peer)].reachable))
     throw std::runtime_error("rank " + std::to_string(rank_) + ": verbs " + call + ": peer " +
                              std::to_string(peer) + " is not reachable over verbs");
   Peer& p = peers_[static_cast<size_t>(peer)];
@@ -456,7 +482,8 @@ std::string VerbsBtl::describe() const {
     << "; " << dev_.why << "), MTU " << mtu_bytes(dev_.port_attr.active_mtu) << ", inline "
     << max_inline_ << " B, eager limit " << format_bytes(caps_.eager_limit) << ", max AM "
     << format_bytes(caps_.max_am_size) << ", " << cfg_.credits << " credits/peer, RDMA chunk "
-    << format_bytes(rdma_chunk_) << ", rcache " << validation_ << ", " << g_fork_note;
+    << format_bytes(rdma_chunk_) << ", " << atomics_why_ << ", rcache " << validation_ << ", "
+    << g_fork_note;
   return o.str();
 }
 
@@ -466,13 +493,15 @@ void VerbsBtl::finalize() {
     const rcache::Stats& rs = rcache_->stats();
     common::log_error(
         "verbs stats: AMs sent %llu (inline %llu) received %llu, retries credits %llu send queue "
-        "%llu buffers %llu, credit writes %llu, RDMA ops %llu (%llu B), connections %llu, "
-        "rcache hits %llu misses %llu evictions %llu invalidations %llu",
+        "%llu buffers %llu, credit writes %llu, RDMA ops %llu (%llu B), atomics %llu (slot "
+        "retries %llu), connections %llu, rcache hits %llu misses %llu evictions %llu "
+        "invalidations %llu",
         (unsigned long long)stats_.am_sent, (unsigned long long)stats_.am_inline,
         (unsigned long long)stats_.am_recv, (unsigned long long)stats_.retry_credits,
         (unsigned long long)stats_.retry_sq, (unsigned long long)stats_.retry_bufs,
         (unsigned long long)stats_.credit_writes, (unsigned long long)stats_.rdma_ops,
-        (unsigned long long)stats_.rdma_bytes, (unsigned long long)stats_.connects,
+        (unsigned long long)stats_.rdma_bytes, (unsigned long long)stats_.atomics,
+        (unsigned long long)stats_.retry_atomic_slots, (unsigned long long)stats_.connects,
         (unsigned long long)rs.hits, (unsigned long long)rs.misses,
         (unsigned long long)rs.evictions, (unsigned long long)rs.invalidations);
   }
@@ -531,6 +560,10 @@ void VerbsBtl::release_all() {
   dereg_internal(ud_mr_);
   dereg_internal(credit_in_mr_);
   dereg_internal(credit_out_mr_);
+  dereg_internal(atomic_slots_mr_);
+  std::free(atomic_slots_);
+  atomic_slots_ = nullptr;
+  atomic_free_.clear();
   std::free(send_mem_);
   std::free(ud_mem_);
   std::free(credit_in_);

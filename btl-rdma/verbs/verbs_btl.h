@@ -2,9 +2,10 @@
 // context, protection domain, send CQ, receive CQ, shared receive queue of bounce buffers, one
 // UD QP for connection setup, and one RC QP per peer actually talked to.
 //
-// File map: device.cc (choose device/port/GID), connect.cc (UD handshake, RC QP states),
-// am.cc (active messages, credits), rdma.cc (get/put), verbs_btl.cc (setup, progress,
-// registration, teardown). See README.md for the protocols and their invariants.
+// File map: device.cc (choose device/port/GID), connect.cc (UD handshake, RC QP states, the
+// loopback QP), am.cc (active messages, credits), rdma.cc (get/put), atomic.cc (64-bit device
+// atomics), verbs_btl.cc (setup, progress, registration, teardown). See README.md for the
+// protocols and their invariants.
 #pragma once
 
 #include <infiniband/verbs.h>
@@ -61,9 +62,10 @@ struct Device {
   bool roce = false;
   int gid_index = 0;
   ibv_gid gid{};
-  std::string gid_type;  ///< "RoCE v2", "RoCE v1", "IB"
-  bool odp_rc = false;   ///< RC on-demand paging for send/recv/read/write
-  std::string why;       ///< how it was chosen, or why there is none (ctx == nullptr)
+  std::string gid_type;     ///< "RoCE v2", "RoCE v1", "IB"
+  bool odp_rc = false;      ///< RC on-demand paging for send/recv/read/write
+  bool odp_atomic = false;  ///< ... and for atomics (needed to keep atomics with ODP MRs)
+  std::string why;          ///< how it was chosen, or why there is none (ctx == nullptr)
 };
 
 /// Opens the device to use. ctx == nullptr (with `why`) when the node has no usable device and
@@ -81,6 +83,7 @@ struct VerbsStats {
   uint64_t retry_credits = 0, retry_sq = 0, retry_bufs = 0, retry_connect = 0;
   uint64_t credit_writes = 0, credit_piggyback = 0;
   uint64_t rdma_ops = 0, rdma_wrs = 0, rdma_bytes = 0;
+  uint64_t atomics = 0, retry_atomic_slots = 0;
   uint64_t signaled = 0, unsignaled = 0;
   uint64_t connects = 0, conn_msgs_sent = 0, conn_msgs_recv = 0;
   uint64_t wc_errors = 0;
@@ -104,6 +107,12 @@ class VerbsBtl final : public Btl {
              const RemoteKey& rkey, size_t len, Completion* c) override;
   Status put(int peer, const void* local, const Registration* local_reg, uint64_t remote_addr,
              const RemoteKey& rkey, size_t len, Completion* c) override;
+  /// Device fetch-and-add / compare-and-swap (atomic.cc). `peer` may be this rank (loopback
+  /// QP). `result` may be null (old value not wanted); with no usable `result_reg` the value
+  /// lands in an internal registered slot first. kRetry: send queue or internal slots full.
+  Status atomic(int peer, AtomicOp op, uint64_t remote_addr, const RemoteKey& rkey,
+                uint64_t operand, uint64_t compare, uint64_t* result,
+                const Registration* result_reg, Completion* c) override;
   int progress() override;
   std::string describe() const override;
 
@@ -122,9 +131,11 @@ class VerbsBtl final : public Btl {
  private:
   enum class ConnState : uint8_t { kNone, kReqSent, kWaitPeer, kUp, kFailed };
 
-  /// One in-progress get/put, split into chunks of at most rdma_chunk_ bytes.
+  enum class OpKind : uint8_t { kGet, kPut, kAtomic };
+
+  /// One in-progress get/put, split into chunks of at most rdma_chunk_ bytes, or one atomic.
   struct RdmaOp {
-    bool is_get = false;
+    OpKind kind = OpKind::kGet;
     int peer = 0;
     char* local = nullptr;
     uint32_t lkey = 0;
@@ -135,6 +146,12 @@ class VerbsBtl final : public Btl {
     Completion* c = nullptr;
     rcache::Region* tmp_reg = nullptr;  ///< registered by us (caller passed no registration)
     int status = 0;
+    // Atomics: `local` is where the device writes the old value (8 bytes, lkey above).
+    AtomicOp atomic_op = AtomicOp::kFetchAdd;
+    uint64_t operand = 0;
+    uint64_t compare = 0;
+    uint64_t* result = nullptr;  ///< caller's result, filled from the slot at completion
+    int32_t slot = -1;           ///< internal result slot, or -1 (caller's registered memory)
   };
 
   /// What to release when a send-queue entry is known complete.
@@ -188,6 +205,7 @@ class VerbsBtl final : public Btl {
 
   // connect.cc
   void start_connect(int peer);
+  void connect_loopback();
   ibv_qp* create_rc_qp(int peer);
   void qp_to_init(ibv_qp* qp, int peer);
   void qp_to_rtr_rts(Peer& p, int peer);
@@ -217,9 +235,15 @@ class VerbsBtl final : public Btl {
   // rdma.cc
   Status start_rdma(int peer, bool is_get, char* local, const Registration* local_reg,
                     uint64_t remote_addr, const RemoteKey& rkey, size_t len, Completion* c);
+  Status submit_op(Peer& p, RdmaOp* op, const char* call);
   bool post_rdma(Peer& p, RdmaOp* op);
   void drive_rdma_waiters();
   void finish_op(RdmaOp* op);
+  void discard_op(RdmaOp* op);
+
+  // atomic.cc
+  bool post_atomic(Peer& p, RdmaOp* op);
+  void setup_atomic_slots();
 
   Config cfg_;
   Device dev_;
@@ -243,6 +267,9 @@ class VerbsBtl final : public Btl {
   int signaled_outstanding_ = 0;
   int max_rd_atomic_ = 1;
   int max_dest_rd_atomic_ = 1;
+  int qp_access_ = 0;        ///< what peers may do through our RC QPs (IBV_ACCESS_REMOTE_*)
+  VerbsAddr self_addr_{};    ///< our own modex entry: the loopback QP's destination
+  std::string atomics_why_;  ///< describe(): atomics on/off and why
 
   // Receive buffers: chunks of kRecvChunk buffers of stride_ bytes, one MR each.
   struct RecvChunk {
@@ -271,6 +298,12 @@ class VerbsBtl final : public Btl {
   ibv_mr* credit_in_mr_ = nullptr;
   CreditSlot* credit_out_ = nullptr;
   ibv_mr* credit_out_mr_ = nullptr;
+
+  // Atomic result slots for callers without a registered result buffer: one registered page,
+  // allocated on the first atomic.
+  uint64_t* atomic_slots_ = nullptr;
+  ibv_mr* atomic_slots_mr_ = nullptr;
+  std::vector<int32_t> atomic_free_;
 
   std::vector<Peer> peers_;
   std::unordered_map<uint32_t, int> qpn_peer_;  ///< local RC QP number -> peer
