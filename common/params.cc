@@ -66,6 +66,10 @@ const ParamDef kParams[] = {
     {"MPR_STARTUP_TIMEOUT", "60",
      "mprun: seconds each startup step may take (PMIx setup; all ranks connecting once the "
      "first did; all reaching MPI_Init's fence once the first did); 0 = no limit"},
+    {"MPR_RMA_PATH", "",
+     "rma: empty = best available; 'btl' = no node-wide mapping (control words by device "
+     "atomics or active messages, data by the backends' get/put); 'am' = active messages for "
+     "everything but a rank's own window (testing; targets must call MPI to progress)"},
     {"MPR_COLL_BARRIER_ALG", "", "collectives: force the barrier algorithm (dissemination)"},
     {"MPR_COLL_BCAST_ALG", "",
      "collectives: force the bcast algorithm (binomial, scatter_allgather); empty = table"},

@@ -209,6 +209,44 @@ typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
 #define MPI_F_STATUS_SIZE 8
 /* ---- end of communicators and groups constants ---------------------------------------------- */
 
+/* ---- one-sided communication (windows): types and constants --------------------------------- */
+typedef struct mpr_win_s *MPI_Win;
+#define MPI_WIN_NULL ((MPI_Win)0)
+
+typedef void MPI_Win_errhandler_function(MPI_Win *win, int *error_code, ...);
+typedef int MPI_Win_copy_attr_function(MPI_Win oldwin, int win_keyval, void *extra_state,
+                                       void *attribute_val_in, void *attribute_val_out,
+                                       int *flag);
+typedef int MPI_Win_delete_attr_function(MPI_Win win, int win_keyval, void *attribute_val,
+                                         void *extra_state);
+#define MPI_WIN_NULL_COPY_FN ((MPI_Win_copy_attr_function *)0)
+#define MPI_WIN_DUP_FN ((MPI_Win_copy_attr_function *)1)
+#define MPI_WIN_NULL_DELETE_FN ((MPI_Win_delete_attr_function *)0)
+
+/* Predefined window attributes (keyvals) */
+#define MPI_WIN_BASE 16
+#define MPI_WIN_SIZE 17
+#define MPI_WIN_DISP_UNIT 18
+#define MPI_WIN_CREATE_FLAVOR 19
+#define MPI_WIN_MODEL 20
+
+#define MPI_WIN_FLAVOR_CREATE 1
+#define MPI_WIN_FLAVOR_ALLOCATE 2
+#define MPI_WIN_FLAVOR_DYNAMIC 3
+#define MPI_WIN_FLAVOR_SHARED 4
+#define MPI_WIN_SEPARATE 1
+#define MPI_WIN_UNIFIED 2
+
+#define MPI_LOCK_EXCLUSIVE 234
+#define MPI_LOCK_SHARED 235
+
+/* Assertions (MPI_Win_fence, _post, _start, _lock, _lock_all) */
+#define MPI_MODE_NOCHECK 1024
+#define MPI_MODE_NOSTORE 2048
+#define MPI_MODE_NOPUT 4096
+#define MPI_MODE_NOPRECEDE 8192
+#define MPI_MODE_NOSUCCEED 16384
+
 /* ---- error classes (MPI-4.0) ------------------------------------------------------------
  * Functions may return a more specific error code than these classes; MPI_Error_class maps a
  * code to its class and MPI_Error_string describes the failure that produced the code. */
@@ -659,6 +697,90 @@ MPR_API MPI_Fint MPI_Message_c2f(MPI_Message message);
 MPR_API MPI_Message MPI_Message_f2c(MPI_Fint message);
 MPR_API int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
 MPR_API int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
+
+/* ---- one-sided communication ---------------------------------------------------------------- */
+MPR_API int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                           MPI_Win *win);
+MPR_API int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                             void *baseptr, MPI_Win *win);
+MPR_API int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                                    void *baseptr, MPI_Win *win);
+MPR_API int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
+                                 void *baseptr);
+MPR_API int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win);
+MPR_API int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size);
+MPR_API int MPI_Win_detach(MPI_Win win, const void *base);
+MPR_API int MPI_Win_free(MPI_Win *win);
+MPR_API int MPI_Win_get_group(MPI_Win win, MPI_Group *group);
+MPR_API int MPI_Win_set_name(MPI_Win win, const char *win_name);
+MPR_API int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen);
+MPR_API int MPI_Win_set_info(MPI_Win win, MPI_Info info);
+MPR_API int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used);
+MPR_API int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
+                                  MPI_Win_delete_attr_function *win_delete_attr_fn,
+                                  int *win_keyval, void *extra_state);
+MPR_API int MPI_Win_free_keyval(int *win_keyval);
+MPR_API int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
+MPR_API int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag);
+MPR_API int MPI_Win_delete_attr(MPI_Win win, int win_keyval);
+MPR_API int MPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
+                                      MPI_Errhandler *errhandler);
+MPR_API int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
+MPR_API int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler);
+MPR_API int MPI_Win_call_errhandler(MPI_Win win, int errorcode);
+MPR_API int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                    int target_rank, MPI_Aint target_disp, int target_count,
+                    MPI_Datatype target_datatype, MPI_Win win);
+MPR_API int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                    int target_rank, MPI_Aint target_disp, int target_count,
+                    MPI_Datatype target_datatype, MPI_Win win);
+MPR_API int MPI_Accumulate(const void *origin_addr, int origin_count,
+                           MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+                           int target_count, MPI_Datatype target_datatype, MPI_Op op,
+                           MPI_Win win);
+MPR_API int MPI_Get_accumulate(const void *origin_addr, int origin_count,
+                               MPI_Datatype origin_datatype, void *result_addr,
+                               int result_count, MPI_Datatype result_datatype, int target_rank,
+                               MPI_Aint target_disp, int target_count,
+                               MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+MPR_API int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
+                             int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win);
+MPR_API int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
+                                 void *result_addr, MPI_Datatype datatype, int target_rank,
+                                 MPI_Aint target_disp, MPI_Win win);
+MPR_API int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                     int target_rank, MPI_Aint target_disp, int target_count,
+                     MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request);
+MPR_API int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                     int target_rank, MPI_Aint target_disp, int target_count,
+                     MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request);
+MPR_API int MPI_Raccumulate(const void *origin_addr, int origin_count,
+                            MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+                            int target_count, MPI_Datatype target_datatype, MPI_Op op,
+                            MPI_Win win, MPI_Request *request);
+MPR_API int MPI_Rget_accumulate(const void *origin_addr, int origin_count,
+                                MPI_Datatype origin_datatype, void *result_addr,
+                                int result_count, MPI_Datatype result_datatype, int target_rank,
+                                MPI_Aint target_disp, int target_count,
+                                MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                                MPI_Request *request);
+MPR_API int MPI_Win_fence(int assert, MPI_Win win);
+MPR_API int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win);
+MPR_API int MPI_Win_unlock(int rank, MPI_Win win);
+MPR_API int MPI_Win_lock_all(int assert, MPI_Win win);
+MPR_API int MPI_Win_unlock_all(MPI_Win win);
+MPR_API int MPI_Win_flush(int rank, MPI_Win win);
+MPR_API int MPI_Win_flush_all(MPI_Win win);
+MPR_API int MPI_Win_flush_local(int rank, MPI_Win win);
+MPR_API int MPI_Win_flush_local_all(MPI_Win win);
+MPR_API int MPI_Win_sync(MPI_Win win);
+MPR_API int MPI_Win_post(MPI_Group group, int assert, MPI_Win win);
+MPR_API int MPI_Win_start(MPI_Group group, int assert, MPI_Win win);
+MPR_API int MPI_Win_complete(MPI_Win win);
+MPR_API int MPI_Win_wait(MPI_Win win);
+MPR_API int MPI_Win_test(MPI_Win win, int *flag);
+MPR_API MPI_Fint MPI_Win_c2f(MPI_Win win);
+MPR_API MPI_Win MPI_Win_f2c(MPI_Fint win);
 
 /* ---- profiling interface: every function above also exists as PMPI_<name> ------------------ */
 MPR_API int PMPI_Init(int *argc, char ***argv);
@@ -1174,6 +1296,89 @@ MPR_API int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datat
 MPR_API int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                          MPI_Op op, MPI_Comm comm, MPI_Request *request);
 /* end of collectives */
+
+MPR_API int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                            MPI_Win *win);
+MPR_API int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                              void *baseptr, MPI_Win *win);
+MPR_API int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                                     void *baseptr, MPI_Win *win);
+MPR_API int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
+                                  void *baseptr);
+MPR_API int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win);
+MPR_API int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size);
+MPR_API int PMPI_Win_detach(MPI_Win win, const void *base);
+MPR_API int PMPI_Win_free(MPI_Win *win);
+MPR_API int PMPI_Win_get_group(MPI_Win win, MPI_Group *group);
+MPR_API int PMPI_Win_set_name(MPI_Win win, const char *win_name);
+MPR_API int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen);
+MPR_API int PMPI_Win_set_info(MPI_Win win, MPI_Info info);
+MPR_API int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used);
+MPR_API int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
+                                   MPI_Win_delete_attr_function *win_delete_attr_fn,
+                                   int *win_keyval, void *extra_state);
+MPR_API int PMPI_Win_free_keyval(int *win_keyval);
+MPR_API int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
+MPR_API int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag);
+MPR_API int PMPI_Win_delete_attr(MPI_Win win, int win_keyval);
+MPR_API int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
+                                       MPI_Errhandler *errhandler);
+MPR_API int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
+MPR_API int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler);
+MPR_API int PMPI_Win_call_errhandler(MPI_Win win, int errorcode);
+MPR_API int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                     int target_rank, MPI_Aint target_disp, int target_count,
+                     MPI_Datatype target_datatype, MPI_Win win);
+MPR_API int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                     int target_rank, MPI_Aint target_disp, int target_count,
+                     MPI_Datatype target_datatype, MPI_Win win);
+MPR_API int PMPI_Accumulate(const void *origin_addr, int origin_count,
+                            MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+                            int target_count, MPI_Datatype target_datatype, MPI_Op op,
+                            MPI_Win win);
+MPR_API int PMPI_Get_accumulate(const void *origin_addr, int origin_count,
+                                MPI_Datatype origin_datatype, void *result_addr,
+                                int result_count, MPI_Datatype result_datatype, int target_rank,
+                                MPI_Aint target_disp, int target_count,
+                                MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+MPR_API int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
+                              int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win);
+MPR_API int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
+                                  void *result_addr, MPI_Datatype datatype, int target_rank,
+                                  MPI_Aint target_disp, MPI_Win win);
+MPR_API int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                      int target_rank, MPI_Aint target_disp, int target_count,
+                      MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request);
+MPR_API int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                      int target_rank, MPI_Aint target_disp, int target_count,
+                      MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request);
+MPR_API int PMPI_Raccumulate(const void *origin_addr, int origin_count,
+                             MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+                             int target_count, MPI_Datatype target_datatype, MPI_Op op,
+                             MPI_Win win, MPI_Request *request);
+MPR_API int PMPI_Rget_accumulate(const void *origin_addr, int origin_count,
+                                 MPI_Datatype origin_datatype, void *result_addr,
+                                 int result_count, MPI_Datatype result_datatype, int target_rank,
+                                 MPI_Aint target_disp, int target_count,
+                                 MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                                 MPI_Request *request);
+MPR_API int PMPI_Win_fence(int assert, MPI_Win win);
+MPR_API int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win);
+MPR_API int PMPI_Win_unlock(int rank, MPI_Win win);
+MPR_API int PMPI_Win_lock_all(int assert, MPI_Win win);
+MPR_API int PMPI_Win_unlock_all(MPI_Win win);
+MPR_API int PMPI_Win_flush(int rank, MPI_Win win);
+MPR_API int PMPI_Win_flush_all(MPI_Win win);
+MPR_API int PMPI_Win_flush_local(int rank, MPI_Win win);
+MPR_API int PMPI_Win_flush_local_all(MPI_Win win);
+MPR_API int PMPI_Win_sync(MPI_Win win);
+MPR_API int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win);
+MPR_API int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win);
+MPR_API int PMPI_Win_complete(MPI_Win win);
+MPR_API int PMPI_Win_wait(MPI_Win win);
+MPR_API int PMPI_Win_test(MPI_Win win, int *flag);
+MPR_API MPI_Fint PMPI_Win_c2f(MPI_Win win);
+MPR_API MPI_Win PMPI_Win_f2c(MPI_Fint win);
 
 #ifdef __cplusplus
 }

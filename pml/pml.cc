@@ -146,6 +146,16 @@ PmlImpl::~PmlImpl() {
   }
 }
 
+std::vector<btl::Btl*> PmlImpl::all_backends() {
+  std::vector<btl::Btl*> out;
+  for (auto& b : btls_) out.push_back(b.get());
+  return out;
+}
+
+void PmlImpl::set_am_handler(int am_id, btl::AmHandler fn, void* ctx) {
+  for (auto& b : btls_) b->set_handler(am_id, fn, ctx);
+}
+
 namespace {
 // What pin() registered: one registration per backend that needs them.
 struct Pinned {

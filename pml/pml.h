@@ -9,7 +9,9 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "btl-rdma/btl.h"
 #include "common/bootstrap.h"
 
 namespace mpr::pml {
@@ -151,10 +153,34 @@ class Pml {
   /// move whenever any MPI call drives progress. It may post and release requests but must not
   /// call progress() or wait(). Returns the number of events.
   using ProgressHook = int (*)();
-  void set_progress_hook(ProgressHook h) { progress_hook_ = h; }
+  /// Add a hook (once: adding one already present does nothing). At most kMaxHooks.
+  void add_progress_hook(ProgressHook h) {
+    for (int i = 0; i < nhooks_; ++i)
+      if (hooks_[i] == h) return;
+    if (nhooks_ < kMaxHooks) hooks_[nhooks_++] = h;
+  }
+
+  // One-sided communication (runtime/rma) works on the backends directly: put/get/atomics on
+  // registered window memory, plus its own active messages where a backend has no native
+  // one-sided operations.
+  /// Active-message id reserved for runtime/rma (the pml's own ids are below it).
+  static constexpr int kRmaAmId = 8;
+  /// The backend that carries traffic to job rank `peer` (the self backend for this rank).
+  virtual btl::Btl* backend(int peer) = 0;
+  /// Every backend loaded for this job, whether or not it serves a peer.
+  virtual std::vector<btl::Btl*> all_backends() = 0;
+  /// Install `fn` for `am_id` on every loaded backend.
+  virtual void set_am_handler(int am_id, btl::AmHandler fn, void* ctx) = 0;
 
  protected:
-  ProgressHook progress_hook_ = nullptr;
+  int run_hooks() {
+    int events = 0;
+    for (int i = 0; i < nhooks_; ++i) events += hooks_[i]();
+    return events;
+  }
+  static constexpr int kMaxHooks = 4;
+  ProgressHook hooks_[kMaxHooks] = {};
+  int nhooks_ = 0;
 };
 
 }  // namespace mpr::pml

@@ -136,6 +136,9 @@ class PmlImpl final : public Pml {
   void finalize() override;
   const Stats& stats() const override { return stats_; }
   std::string describe() const override;
+  btl::Btl* backend(int peer) override { return peers_[peer].btl; }
+  std::vector<btl::Btl*> all_backends() override;
+  void set_am_handler(int am_id, btl::AmHandler fn, void* ctx) override;
 
   PmlDebug debug() const;
   const char* backend_name(int peer) const;

@@ -166,7 +166,7 @@ int PmlImpl::progress() {
   if (!pending_peers_.empty()) events += drain_pending();
   if (!getters_.empty()) events += drive_gets();
   if (!pipelines_.empty()) events += drive_pipelines();
-  if (progress_hook_) events += progress_hook_();
+  events += run_hooks();
   return events;
 }
 

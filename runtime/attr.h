@@ -18,6 +18,9 @@ struct Keyval {
   int id = MPI_KEYVAL_INVALID;
   MPI_Comm_copy_attr_function* copy_fn = nullptr;
   MPI_Comm_delete_attr_function* delete_fn = nullptr;
+  /// MPI_Win_create_keyval: a window keyval (its callbacks take an MPI_Win).
+  bool for_win = false;
+  MPI_Win_delete_attr_function* win_delete_fn = nullptr;
   void* extra_state = nullptr;
   int refs = 1;  ///< the user's handle plus one per attribute set with it
   bool freed = false;

@@ -12,6 +12,7 @@
 #include "runtime/comm.h"
 #include "runtime/errors.h"
 #include "runtime/request.h"
+#include "runtime/rma/win.h"
 #include "runtime/state.h"
 
 namespace mpr::runtime {
@@ -91,6 +92,7 @@ int init(const char* fn, int required, int* provided) {
   if (provided) *provided = g_state.thread_level;
   g_state.main_thread = pthread_self();
   g_state.bsend = std::make_unique<BsendBuffer>();
+  rma::transport_init();
   comms_init();
   g_state.phase = Phase::kRunning;
   if (g_state.bootstrap->rank() == 0 && common::verbose()) {

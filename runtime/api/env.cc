@@ -140,6 +140,7 @@ MPR_HANDLE_CONVERSION(Op, MPI_Op);
 MPR_HANDLE_CONVERSION(Info, MPI_Info);
 MPR_HANDLE_CONVERSION(Errhandler, MPI_Errhandler);
 MPR_HANDLE_CONVERSION(Message, MPI_Message);
+MPR_HANDLE_CONVERSION(Win, MPI_Win);
 
 static_assert(sizeof(MPI_Status) == MPI_F_STATUS_SIZE * sizeof(MPI_Fint));
 

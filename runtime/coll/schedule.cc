@@ -367,7 +367,7 @@ NbcRequest::NbcRequest(const char* fn, Comm* comm) : sched(fn, comm) {
 void start_nonblocking(NbcRequest* req) {
   req->sched.seal();
   // Set on every start: the pml is created anew by each MPI_Init (unit tests init repeatedly).
-  the_pml().set_progress_hook(&progress_nonblocking);
+  the_pml().add_progress_hook(&progress_nonblocking);
   if (req->sched.advance())
     complete(req);
   else

@@ -142,6 +142,49 @@ size_t Cursor::run(char* io, size_t len) {
   return done;
 }
 
+size_t Cursor::next_block(uintptr_t* addr, size_t max) {
+  while (pos_ < total_) {
+    if (pc_ == nsegs_) {  // next element
+      Frame& f = stack_.front();
+      ++f.iter;
+      f.base += static_cast<uintptr_t>(extent_);
+      pc_ = 0;
+      continue;
+    }
+    const Seg& s = segs_[pc_];
+    if (s.kind == Kind::kBlock) {
+      const ptrdiff_t at = s.disp + static_cast<ptrdiff_t>(rep_) * s.stride;
+      *addr = stack_.back().base + static_cast<uintptr_t>(at) + off_;
+      const size_t n = std::min({s.len - off_, max, total_ - pos_});
+      off_ += n;
+      pos_ += n;
+      if (off_ == s.len) {
+        off_ = 0;
+        if (++rep_ == s.count) {
+          rep_ = 0;
+          ++pc_;
+        }
+      }
+      return n;
+    }
+    if (s.kind == Kind::kLoop) {
+      stack_.push_back({pc_, 0, stack_.back().base + static_cast<uintptr_t>(s.disp)});
+      ++pc_;
+    } else {
+      Frame& f = stack_.back();
+      const Seg& loop = segs_[f.loop];
+      if (++f.iter < loop.count) {
+        f.base += static_cast<uintptr_t>(loop.stride);
+        pc_ = f.loop + 1;
+      } else {
+        stack_.pop_back();
+        ++pc_;
+      }
+    }
+  }
+  return 0;
+}
+
 size_t Cursor::pack(void* out, size_t max) { return run<true>(static_cast<char*>(out), max); }
 
 size_t Cursor::unpack(const void* in, size_t len) {

@@ -33,6 +33,10 @@ class Cursor {
   size_t pack(void* out, size_t max);
   /// Copy up to `len` packed bytes from `in` into the buffer; returns the bytes consumed.
   size_t unpack(const void* in, size_t len);
+  /// The next contiguous piece of the layout, without moving data: its address (buffer plus
+  /// displacement, so a null buffer gives displacements) and length (at most `max`). Returns
+  /// 0 at the end. One-sided operations use this to address a target's memory.
+  size_t next_block(uintptr_t* addr, size_t max);
 
  private:
   struct Frame {

@@ -58,6 +58,20 @@ void check_type(const Built& b, size_t count, std::mt19937_64& rng) {
   CHECK((want.empty() || std::memcmp(got.data(), want.data(), want.size()) == 0));
   CHECK(got.back() == 0x5a);
 
+  // The block walk (one-sided operations address target memory with it): the pieces it
+  // names, read in order, are the packed stream; pieces never exceed the asked maximum.
+  {
+    dt::Cursor walk(*d, src.buf(), count);
+    std::vector<char> cat;
+    uintptr_t at = 0;
+    const size_t max = 1 + rng() % 64;
+    while (size_t n = walk.next_block(&at, rng() % 2 ? max : want.size() + 1)) {
+      REQUIRE(n <= std::max(max, want.size() + 1));
+      cat.insert(cat.end(), reinterpret_cast<const char*>(at), reinterpret_cast<const char*>(at) + n);
+    }
+    CHECK(cat == want);
+  }
+
   // In random pieces, continuing in place.
   dt::Cursor c(*d, src.buf(), count);
   std::vector<char> pieces(want.size());

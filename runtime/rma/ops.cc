@@ -1,0 +1,336 @@
+// Put, get, accumulate and the atomics: the target's datatype is walked here (the origin
+// knows it, as MPI requires) and each contiguous piece of target memory becomes one put or
+// get. Accumulates hold the target's accumulate mutex while they read, combine and write back,
+// which makes them atomic per element with respect to every other accumulate.
+#include <algorithm>
+#include <cstring>
+#include <memory>
+
+#include "runtime/dt/cursor.h"
+#include "runtime/request.h"
+#include "runtime/rma/win.h"
+#include "runtime/state.h"
+
+namespace mpr::runtime::rma {
+
+namespace {
+
+constexpr size_t kAccWord = offsetof(Ctrl, acc_lock);
+
+/// Calls f(displacement, length) for each contiguous piece of `count` elements of `type`
+/// relative to the buffer start, merging adjacent pieces.
+template <class F>
+void for_each_block(const Datatype* type, size_t count, F f) {
+  const size_t total = count * type->size;
+  if (total == 0) return;
+  ptrdiff_t off;
+  if (type->dense(count, &off)) {
+    f(off, total);
+    return;
+  }
+  dt::Cursor c(*type, nullptr, count);
+  uintptr_t at = 0, run_at = 0;
+  size_t run = 0;
+  while (size_t n = c.next_block(&at, total)) {
+    if (run && at == run_at + run) {
+      run += n;
+      continue;
+    }
+    if (run) f(static_cast<ptrdiff_t>(run_at), run);
+    run_at = at;
+    run = n;
+  }
+  if (run) f(static_cast<ptrdiff_t>(run_at), run);
+}
+
+/// Look up [addr, addr + len) among the regions `target` attached to a dynamic window,
+/// re-reading its table once if the cached copy does not have it.
+bool find_region(Win* w, int target, uint64_t addr, uint64_t len) {
+  Target& t = w->targets[target];
+  auto covered = [&] {
+    for (const DynRegion& r : t.dyn)
+      if (addr >= r.base && addr + len <= r.base + r.len) return true;
+    return false;
+  };
+  if (covered()) return true;
+  for (;;) {  // seqlock read of the target's table
+    uint64_t g1, g2, n;
+    ctrl_read(w, target, offsetof(Ctrl, dyn_gen), &g1, sizeof g1);
+    if (g1 & 1) continue;
+    ctrl_read(w, target, offsetof(Ctrl, ndyn), &n, sizeof n);
+    n = std::min<uint64_t>(n, kMaxDynRegions);
+    t.dyn.resize(n);
+    if (n) ctrl_read(w, target, offsetof(Ctrl, dyn), t.dyn.data(), n * sizeof(DynRegion));
+    ctrl_read(w, target, offsetof(Ctrl, dyn_gen), &g2, sizeof g2);
+    if (g1 == g2) break;
+  }
+  return covered();
+}
+
+/// Where the target buffer starts (window offset, or address in a dynamic window), after
+/// checking that all of it lies inside the target's window.
+int locate(const char* fn, Win* w, int target, MPI_Aint disp, const Buf& tgt, uint64_t* out) {
+  ptrdiff_t lo;
+  size_t bytes;
+  tgt.type->span(size_t(tgt.count), &lo, &bytes);
+  Target& t = w->targets[target];
+  if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
+    const uint64_t a = uint64_t(disp);
+    if (!find_region(w, target, a + uint64_t(lo), bytes))
+      return win_error(w, MPI_ERR_RMA_RANGE, fn,
+                       "window %s: address %p (+%zu bytes of %d x %s) is not inside a region "
+                       "rank %d attached",
+                       w->name.c_str(), reinterpret_cast<void*>(a + uint64_t(lo)), bytes,
+                       tgt.count, tgt.type->name, target);
+    *out = a;
+    return MPI_SUCCESS;
+  }
+  const __int128 start = __int128(disp) * t.info.disp_unit + lo;
+  if (disp < 0 || start < 0 || start + __int128(bytes) > __int128(t.info.size))
+    return win_error(w, MPI_ERR_RMA_RANGE, fn,
+                     "window %s: target_disp %zd (disp_unit %d) with %d x %s reaches bytes "
+                     "%lld..%lld of rank %d's window, which has %llu bytes",
+                     w->name.c_str(), size_t(disp), t.info.disp_unit, tgt.count, tgt.type->name,
+                     static_cast<long long>(start), static_cast<long long>(start + bytes),
+                     target, static_cast<unsigned long long>(t.info.size));
+  *out = uint64_t(disp) * uint64_t(t.info.disp_unit);
+  return MPI_SUCCESS;
+}
+
+int check_match(const char* fn, Win* w, const Buf& origin, const Buf& tgt) {
+  const size_t ob = size_t(origin.count) * origin.type->size;
+  const size_t tb = size_t(tgt.count) * tgt.type->size;
+  if (ob == tb) return MPI_SUCCESS;
+  return win_error(w, MPI_ERR_TYPE, fn,
+                   "window %s: origin %d x %s (%zu bytes) does not match target %d x %s (%zu "
+                   "bytes)",
+                   w->name.c_str(), origin.count, origin.type->name, ob, tgt.count,
+                   tgt.type->name, tb);
+}
+
+/// The origin data as contiguous bytes: the user's buffer if it is dense, else a packed copy
+/// kept alive until the target's operations complete.
+const char* packed_source(Win* w, int target, const Buf& b) {
+  ptrdiff_t off;
+  if (b.type->dense(size_t(b.count), &off)) return static_cast<const char*>(b.addr) + off;
+  auto d = std::make_unique<Deferred>();
+  d->target = target;
+  d->bytes = size_t(b.count) * b.type->size;
+  d->tmp.reset(new char[d->bytes]);
+  b.type->pack(b.addr, size_t(b.count), d->tmp.get());
+  const char* p = d->tmp.get();
+  w->deferred.push_back(std::move(d));
+  return p;
+}
+
+/// Where got bytes should land: the user's buffer if dense, else a staging buffer unpacked
+/// into it when the target's operations complete.
+char* packed_dest(Win* w, int target, const Buf& b) {
+  ptrdiff_t off;
+  if (b.type->dense(size_t(b.count), &off)) return static_cast<char*>(b.addr) + off;
+  auto d = std::make_unique<Deferred>();
+  d->target = target;
+  d->bytes = size_t(b.count) * b.type->size;
+  d->tmp.reset(new char[d->bytes]);
+  d->type = b.type;
+  d->type->retain();
+  d->buf = b.addr;
+  char* p = d->tmp.get();
+  w->deferred.push_back(std::move(d));
+  return p;
+}
+
+/// inout = in op inout over `bytes` packed bytes of basic type `basic`.
+void apply_packed(const Op* op, Basic basic, const char* in, char* inout, size_t bytes) {
+  const Datatype* bt = predefined_datatype(basic);
+  const size_t n = bytes / bt->size;
+  Kernel k = op_kernel(op->id, basic);
+  if (size_t(bt->extent) == bt->size) {
+    k(in, inout, n);
+    return;
+  }
+  // Pair types (MPI_DOUBLE_INT, ...) have padding in memory but not when packed.
+  std::unique_ptr<char[]> a(new char[n * size_t(bt->extent)]);
+  std::unique_ptr<char[]> b(new char[n * size_t(bt->extent)]);
+  bt->unpack(in, bytes, a.get());
+  bt->unpack(inout, bytes, b.get());
+  k(a.get(), b.get(), n);
+  bt->pack(b.get(), n, inout);
+}
+
+class AccMutex {
+ public:
+  AccMutex(Win* w, int target) : w_(w), target_(target) {
+    const uint64_t me = 1 + uint64_t(g_state.bootstrap->rank());
+    Poller p;
+    while (ctrl_atomic(w, target, kAccWord, btl::AtomicOp::kCompareSwap, me, 0) != 0) p.poll();
+    held_ = me;
+  }
+  ~AccMutex() {
+    ctrl_atomic(w_, target_, kAccWord, btl::AtomicOp::kFetchAdd, uint64_t(0) - held_, 0);
+  }
+  AccMutex(const AccMutex&) = delete;
+  AccMutex& operator=(const AccMutex&) = delete;
+
+ private:
+  Win* w_;
+  int target_;
+  uint64_t held_ = 0;
+};
+
+}  // namespace
+
+int complete_ops(Win* w, int target) {
+  int rc = wait_pending(w, target);
+  auto& ds = w->deferred;
+  for (auto it = ds.begin(); it != ds.end();) {
+    Deferred& d = **it;
+    if (target >= 0 && d.target != target) {
+      ++it;
+      continue;
+    }
+    if (d.type) {
+      d.type->unpack(d.tmp.get(), d.bytes, d.buf);
+      d.type->release();
+    }
+    it = ds.erase(it);
+  }
+  return rc;
+}
+
+int put(const char* fn, Win* w, Buf origin, int target, MPI_Aint disp, Buf tgt) {
+  if (target == MPI_PROC_NULL) return MPI_SUCCESS;
+  MPR_RMA_TRY(check_access(fn, w, target));
+  MPR_RMA_TRY(check_match(fn, w, origin, tgt));
+  if (size_t(tgt.count) * tgt.type->size == 0) return MPI_SUCCESS;
+  uint64_t at;
+  MPR_RMA_TRY(locate(fn, w, target, disp, tgt, &at));
+  const char* src = packed_source(w, target, origin);
+  size_t pos = 0;
+  for_each_block(tgt.type, size_t(tgt.count), [&](ptrdiff_t off, size_t len) {
+    raw_put(w, target, at + uint64_t(off), src + pos, len);
+    pos += len;
+  });
+  return MPI_SUCCESS;
+}
+
+int get(const char* fn, Win* w, Buf origin, int target, MPI_Aint disp, Buf tgt) {
+  if (target == MPI_PROC_NULL) return MPI_SUCCESS;
+  MPR_RMA_TRY(check_access(fn, w, target));
+  MPR_RMA_TRY(check_match(fn, w, origin, tgt));
+  if (size_t(tgt.count) * tgt.type->size == 0) return MPI_SUCCESS;
+  uint64_t at;
+  MPR_RMA_TRY(locate(fn, w, target, disp, tgt, &at));
+  char* dst = packed_dest(w, target, origin);
+  size_t pos = 0;
+  for_each_block(tgt.type, size_t(tgt.count), [&](ptrdiff_t off, size_t len) {
+    raw_get(w, target, at + uint64_t(off), dst + pos, len);
+    pos += len;
+  });
+  return MPI_SUCCESS;
+}
+
+int accumulate(const char* fn, Win* w, Buf origin, Buf result, int target, MPI_Aint disp,
+               Buf tgt, const Op* op) {
+  if (target == MPI_PROC_NULL) return MPI_SUCCESS;
+  MPR_RMA_TRY(check_access(fn, w, target));
+  const bool no_op = op->id == OpId::kNoOp;
+  const bool replace = op->id == OpId::kReplace;
+  if (!op->predefined)
+    return win_error(w, MPI_ERR_OP, fn,
+                     "window %s: user-defined operations cannot be used in one-sided "
+                     "accumulates (only predefined ops, MPI_REPLACE and MPI_NO_OP)",
+                     w->name.c_str());
+  const Basic basic = tgt.type->basic;
+  if (basic == Basic::kNone || (!no_op && origin.type->basic != basic))
+    return win_error(w, MPI_ERR_TYPE, fn,
+                     "window %s: accumulate needs origin and target types built from one "
+                     "predefined type (origin %s, target %s)",
+                     w->name.c_str(), origin.type->name, tgt.type->name);
+  if (!no_op && !replace && !op_kernel(op->id, basic))
+    return win_error(w, MPI_ERR_OP, fn, "window %s: %s is not defined on %s", w->name.c_str(),
+                     op->name, predefined_datatype(basic)->name);
+  if (!no_op) MPR_RMA_TRY(check_match(fn, w, origin, tgt));
+  const size_t bytes = size_t(tgt.count) * tgt.type->size;
+  if (result.addr && size_t(result.count) * result.type->size != bytes)
+    return win_error(w, MPI_ERR_TYPE, fn,
+                     "window %s: result buffer %d x %s does not match target %d x %s",
+                     w->name.c_str(), result.count, result.type->name, tgt.count,
+                     tgt.type->name);
+  if (bytes == 0) return MPI_SUCCESS;
+  uint64_t at;
+  MPR_RMA_TRY(locate(fn, w, target, disp, tgt, &at));
+
+  std::unique_ptr<char[]> cur(new char[bytes]);
+  int rc;
+  {
+    AccMutex m(w, target);
+    size_t pos = 0;
+    if (result.addr || !replace) {
+      for_each_block(tgt.type, size_t(tgt.count), [&](ptrdiff_t off, size_t len) {
+        raw_get(w, target, at + uint64_t(off), cur.get() + pos, len);
+        pos += len;
+      });
+      rc = wait_pending(w, target);
+      if (rc != MPI_SUCCESS) return raise_win(w, rc);
+    }
+    if (result.addr) {
+      ptrdiff_t off;
+      if (result.type->dense(size_t(result.count), &off))
+        std::memcpy(static_cast<char*>(result.addr) + off, cur.get(), bytes);
+      else
+        result.type->unpack(cur.get(), bytes, result.addr);
+    }
+    if (!no_op) {
+      std::unique_ptr<char[]> packed;
+      const char* src;
+      ptrdiff_t off;
+      if (origin.type->dense(size_t(origin.count), &off)) {
+        src = static_cast<const char*>(origin.addr) + off;
+      } else {
+        packed.reset(new char[bytes]);
+        origin.type->pack(origin.addr, size_t(origin.count), packed.get());
+        src = packed.get();
+      }
+      if (replace)
+        std::memcpy(cur.get(), src, bytes);
+      else
+        apply_packed(op, basic, src, cur.get(), bytes);
+      pos = 0;
+      for_each_block(tgt.type, size_t(tgt.count), [&](ptrdiff_t o, size_t len) {
+        raw_put(w, target, at + uint64_t(o), cur.get() + pos, len);
+        pos += len;
+      });
+      rc = wait_pending(w, target);
+      if (rc != MPI_SUCCESS) return raise_win(w, rc);
+    }
+  }
+  return MPI_SUCCESS;
+}
+
+int compare_and_swap(const char* fn, Win* w, const void* origin, const void* compare,
+                     void* result, const Datatype* type, int target, MPI_Aint disp) {
+  if (target == MPI_PROC_NULL) return MPI_SUCCESS;
+  MPR_RMA_TRY(check_access(fn, w, target));
+  if (!type->predefined || type->basic == Basic::kNone || type->size > 16)
+    return win_error(w, MPI_ERR_TYPE, fn,
+                     "window %s: MPI_Compare_and_swap needs a predefined integer, logical or "
+                     "byte type, not %s",
+                     w->name.c_str(), type->name);
+  uint64_t at;
+  MPR_RMA_TRY(locate(fn, w, target, disp, Buf{nullptr, 1, type}, &at));
+  char cur[16];
+  AccMutex m(w, target);
+  raw_get(w, target, at, cur, type->size);
+  int rc = wait_pending(w, target);
+  if (rc != MPI_SUCCESS) return raise_win(w, rc);
+  std::memcpy(result, cur, type->size);
+  if (std::memcmp(cur, compare, type->size) == 0) {
+    raw_put(w, target, at, origin, type->size);
+    rc = wait_pending(w, target);
+    if (rc != MPI_SUCCESS) return raise_win(w, rc);
+  }
+  return MPI_SUCCESS;
+}
+
+}  // namespace mpr::runtime::rma
