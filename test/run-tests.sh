@@ -324,6 +324,15 @@ job_comm_attr      1+
 job_topo_cart      1+
 job_topo_neighbor  1+
 job_p2p_modes      1+
+job_rma_fence      1+
+job_rma_atomic     1+
+job_rma_accumulate 1+
+job_rma_dtype      1+
+job_rma_dynamic    1+
+job_rma_pscw       1+
+job_rma_passive    2+
+job_rma_errors     1+
+job_rma_shared     1+
 EOF
 }
 example_table() {
@@ -343,6 +352,12 @@ job_suite() {
     [ -n "$prog" ] || continue
     for n in $sizes; do
       if [[ $spec == *+ ]]; then [ "$n" -ge "${spec%+}" ] || continue; else [ "$n" -eq "$spec" ] || continue; fi
+      if [ "$prefix" = shm-nocma ] && [ "$prog" = job_rma_passive ]; then
+        # Without cross-memory attach, MPI_Win_create memory is reached by active messages,
+        # which need the target to call MPI: exactly what this job forbids (runtime/rma/README.md).
+        selected "$prefix/$prog -n $n" && skip "$prefix/$prog -n $n" "needs cross-memory attach"
+        continue
+      fi
       # shellcheck disable=SC2086
       run_job "$prefix/$prog -n $n" "$n" "$jobdir/$prog" ${args//%N/$n}
     done
@@ -527,6 +542,16 @@ else
   job_env=("${saved_env[@]}" "MPR_BTL=self,shm" MPR_SHM_EAGER_LIMIT=64)
   for prog in job_order job_any_source job_tag_order job_probe job_truncate job_ssend; do
     run_job "shm-eager64/$prog -n 2" 2 "$build_dir/test/jobs/$prog"
+  done
+  # One-sided jobs on the other control and data paths (runtime/rma/README.md): no node-wide
+  # mapping (active-message control words, cross-memory-attach data), and active messages only.
+  for path in btl am; do
+    job_env=("${saved_env[@]}" "MPR_RMA_PATH=$path")
+    while read -r prog _; do
+      [[ $prog == job_rma_* ]] || continue
+      [ "$prog" = job_rma_passive ] && continue  # these paths need the target to call MPI
+      run_job "rma-$path/$prog -n 4" 4 "$build_dir/test/jobs/$prog"
+    done < <(job_table)
   done
   job_env=("${saved_env[@]}")
 
