@@ -499,6 +499,7 @@ fi
 job_env=(MPR_TEST_RUN=1)
 # Open MPI, when used as the reference, has known deviations the jobs tolerate (see job_truncate.c).
 [[ ${launcher[*]} == *openmpi* || ${launcher[*]} == *orterun* ]] && job_env+=(JOBS_REFERENCE_OPENMPI=1)
+[[ ${launcher[*]} == *mpich* || ${launcher[*]} == *hydra* ]] && job_env+=(JOBS_REFERENCE_MPICH=1)
 
 if [ -n "${MPR_TEST_CC:-}" ]; then
   stage "reference mode: jobs built with $MPR_TEST_CC, launched with ${launcher[*]}"
