@@ -30,6 +30,9 @@ struct Caps {
   bool native_get = false;      ///< get() is one-sided (RDMA READ / CMA), not emulated
   bool native_put = false;
   bool needs_registration = false;  ///< reg() does real work (verbs); pml may cache it
+  /// Rendezvous messages of at least this many bytes are read with get(); smaller ones go
+  /// through the copy pipeline (where get() has a high fixed cost, as CMA system calls do).
+  size_t rndv_get_min = 0;
   /// atomic() is one-sided (device atomics) and also accepts peer == this rank, so that every
   /// process updating a word (the owner included) goes through the same agent: device atomics
   /// are not guaranteed to be atomic with respect to CPU atomics on the same word.

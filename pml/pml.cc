@@ -232,9 +232,11 @@ std::string PmlImpl::describe() const {
     out << "  " << caps.name << ": peers " << format_ranks(served);
     if (!served.empty()) {
       out << "; eager <= " << format_bytes(eager) << "; rendezvous: ";
-      if (caps.native_get)
+      if (caps.native_get) {
         out << "receiver get()" << (caps.needs_registration ? " on registered memory" : "");
-      else
+        if (caps.rndv_get_min > 0)
+          out << " from " << format_bytes(caps.rndv_get_min) << ", copy pipeline below";
+      } else
         out << "copy pipeline (CTS + " << format_bytes(caps.max_am_size - sizeof(FragHdr))
             << " fragments)";
     }

@@ -23,7 +23,7 @@ void PmlImpl::send_rts(SendReq* s, int dst, int src_rank, int tag, uint32_t ctx)
   h.sreq = assign_id(s);
   h.addr = reinterpret_cast<uint64_t>(s->buf);
   h.m.flags = kFlagNoGet;
-  if (b->caps().native_get && !s->conv) {
+  if (b->caps().native_get && !s->conv && s->len >= b->caps().rndv_get_min) {
     try {
       b->reg(const_cast<uint8_t*>(s->buf), s->len, &s->reg);
       s->registered = true;

@@ -535,7 +535,9 @@ else
 
   stage "transports: shm only, and shm without cross-memory attach (copy pipeline), 2 ranks"
   saved_env=("${job_env[@]}")
-  job_env=("${saved_env[@]}" "MPR_BTL=self,shm")
+  # Point-to-point rendezvous reads with cross-memory attach from every size here (by default
+  # only from MPR_SHM_CMA_MIN), so that path stays tested.
+  job_env=("${saved_env[@]}" "MPR_BTL=self,shm" MPR_SHM_CMA_MIN=0)
   job_suite shm "$build_dir/test/jobs" "$build_dir/examples" 2
   job_env=("${saved_env[@]}" "MPR_BTL=self,shm" MPR_SHM_CMA=0)
   job_suite shm-nocma "$build_dir/test/jobs" "$build_dir/examples" 2

@@ -85,6 +85,7 @@ ShmConfig read_config() {
 
   cfg.eager_limit = size_t(common::param_int("MPR_SHM_EAGER_LIMIT"));
   cfg.cma_enabled = common::param_bool("MPR_SHM_CMA");
+  cfg.cma_min = size_t(common::param_int("MPR_SHM_CMA_MIN"));
   return cfg;
 }
 
@@ -108,6 +109,7 @@ void ShmBtl::set_caps(bool cma_ok) {
   caps_.max_am_size = cfg_.geometry.slot_size - sizeof(SlotHeader);
   caps_.eager_limit = std::min(cfg_.eager_limit, caps_.max_am_size - kProtocolHeaderReserve);
   caps_.native_get = cma_ok;
+  caps_.rndv_get_min = cfg_.cma_min;
   caps_.native_put = cma_ok;
   caps_.needs_registration = false;
   caps_.native_atomics = false;  // CMA copies bytes; it has no remote read-modify-write

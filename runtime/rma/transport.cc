@@ -280,6 +280,10 @@ int btl_slot(const btl::Btl* b) {
 void transport_init() {
   g_replies.clear();
   the_pml().set_am_handler(pml::Pml::kRmaAmId, &on_am, nullptr);
+}
+
+void transport_start() {
+  // Only jobs that create windows pay for the extra hook in every progress call.
   the_pml().add_progress_hook(&progress_replies);
 }
 

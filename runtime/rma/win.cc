@@ -172,6 +172,7 @@ int win_error(Win* w, int err_class, const char* fn, const char* fmt, ...) {
 
 int create(const char* fn, Comm* user_comm, int flavor, void* base, MPI_Aint size, int disp_unit,
            Win** out) {
+  transport_start();
   Comm* comm = nullptr;
   if (int rc = comm_clone(fn, user_comm, &comm); rc != MPI_SUCCESS) return raise(user_comm, rc);
   auto* w = new Win;

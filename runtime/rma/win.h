@@ -212,6 +212,8 @@ int compare_and_swap(const char* fn, Win* w, const void* origin, const void* com
 // Internal plumbing shared by the files above (transport.cc).
 /// Install the active-message handler and progress hook (once per MPI_Init).
 void transport_init();
+/// At the first window: add the progress hook that sends queued replies.
+void transport_start();
 /// Issue a put/get of contiguous bytes at window offset `off` of `target` (for a dynamic
 /// window, an absolute address). Completion is counted in the target's `pending`.
 void raw_put(Win* w, int target, uint64_t off, const void* src, size_t len);
