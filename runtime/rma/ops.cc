@@ -261,14 +261,39 @@ int accumulate(const char* fn, Win* w, Buf origin, Buf result, int target, MPI_A
   uint64_t at;
   MPR_RMA_TRY(locate(fn, w, target, disp, tgt, &at));
 
-  std::unique_ptr<char[]> cur(new char[bytes]);
+  // Target memory mapped here (own window, node-wide mapping), contiguous, aligned for the
+  // kernel, result (if any) contiguous: combine in place, one pass over the data.
+  const Datatype* bt = predefined_datatype(basic);
+  Target& t = w->targets[target];
+  ptrdiff_t toff = 0, roff = 0, ooff = 0;
+  if (t.direct && size_t(bt->extent) == bt->size &&
+      tgt.type->dense(size_t(tgt.count), &toff) &&
+      (!result.addr || result.type->dense(size_t(result.count), &roff)) &&
+      (no_op || origin.type->dense(size_t(origin.count), &ooff))) {
+    char* mem = t.direct + at + toff;
+    if (reinterpret_cast<uintptr_t>(mem) % bt->align == 0) {
+      const char* src = no_op ? nullptr : static_cast<const char*>(origin.addr) + ooff;
+      AccMutex m(w, target);
+      if (result.addr) std::memcpy(static_cast<char*>(result.addr) + roff, mem, bytes);
+      if (replace)
+        std::memmove(mem, src, bytes);
+      else if (!no_op)
+        op_kernel(op->id, basic)(src, mem, bytes / bt->size);
+      return MPI_SUCCESS;
+    }
+  }
+
+  // Small accumulates (the atomics, counters) stay off the heap.
+  alignas(16) char small[256];
+  std::unique_ptr<char[]> big(bytes > sizeof small ? new char[bytes] : nullptr);
+  char* const cur = big ? big.get() : small;
   int rc;
   {
     AccMutex m(w, target);
     size_t pos = 0;
     if (result.addr || !replace) {
       for_each_block(tgt.type, size_t(tgt.count), [&](ptrdiff_t off, size_t len) {
-        raw_get(w, target, at + uint64_t(off), cur.get() + pos, len);
+        raw_get(w, target, at + uint64_t(off), cur + pos, len);
         pos += len;
       });
       rc = wait_pending(w, target);
@@ -277,9 +302,9 @@ int accumulate(const char* fn, Win* w, Buf origin, Buf result, int target, MPI_A
     if (result.addr) {
       ptrdiff_t off;
       if (result.type->dense(size_t(result.count), &off))
-        std::memcpy(static_cast<char*>(result.addr) + off, cur.get(), bytes);
+        std::memcpy(static_cast<char*>(result.addr) + off, cur, bytes);
       else
-        result.type->unpack(cur.get(), bytes, result.addr);
+        result.type->unpack(cur, bytes, result.addr);
     }
     if (!no_op) {
       std::unique_ptr<char[]> packed;
@@ -293,12 +318,12 @@ int accumulate(const char* fn, Win* w, Buf origin, Buf result, int target, MPI_A
         src = packed.get();
       }
       if (replace)
-        std::memcpy(cur.get(), src, bytes);
+        std::memcpy(cur, src, bytes);
       else
-        apply_packed(op, basic, src, cur.get(), bytes);
+        apply_packed(op, basic, src, cur, bytes);
       pos = 0;
       for_each_block(tgt.type, size_t(tgt.count), [&](ptrdiff_t o, size_t len) {
-        raw_put(w, target, at + uint64_t(o), cur.get() + pos, len);
+        raw_put(w, target, at + uint64_t(o), cur + pos, len);
         pos += len;
       });
       rc = wait_pending(w, target);

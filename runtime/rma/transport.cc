@@ -386,8 +386,8 @@ void ctrl_read(Win* w, int target, size_t off, void* dst, size_t len) {
 
 int wait_pending(Win* w, int target) {
   Poller p;
-  // Always once: requests of other ranks may be waiting for this one (active-message paths).
-  the_pml().progress();
+  // Requests of other ranks may be waiting for this one (active-message paths).
+  if (w->uses_am) the_pml().progress();
   auto busy = [&] {
     if (target >= 0) return w->targets[target].pending != 0;
     for (const Target& t : w->targets)

@@ -326,6 +326,8 @@ int create(const char* fn, Comm* user_comm, int flavor, void* base, MPI_Aint siz
                  t.info.data_keys[btl_slot(b)].words[0] || t.info.data_keys[btl_slot(b)].words[1];
     if (c.native_get && c.native_put && keyed && !force_am) t.btl = b;
   }
+  w->uses_am = w->ctrl_path == CtrlPath::kAm;
+  for (const Target& t : w->targets) w->uses_am |= !t.direct && !t.btl;
   *out = w;
   return MPI_SUCCESS;
 }

@@ -122,6 +122,8 @@ class Win {
   AttrSet attrs;
   std::vector<std::pair<std::string, std::string>> hints;
   CtrlPath ctrl_path = CtrlPath::kAm;
+  /// Some target is reached by active messages: flushes must serve other ranks' requests.
+  bool uses_am = false;
   std::vector<Target> targets;  ///< by window rank
   int rank = 0;
 
