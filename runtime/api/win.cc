@@ -29,7 +29,7 @@ int enter(const char* fn, MPI_Win h, Win** w) {
 int check_target(const char* fn, Win* w, int rank) {
   if (rank == MPI_PROC_NULL || (rank >= 0 && rank < w->size_of_group())) return MPI_SUCCESS;
   return rma::win_error(w, MPI_ERR_RANK, fn, "invalid target rank %d (window %s has %d ranks)",
-                        rank, w->name.c_str(), w->size_of_group());
+                        rank, w->label().c_str(), w->size_of_group());
 }
 
 int check_wtype(const char* fn, Win* w, MPI_Datatype h, const Datatype** out) {
@@ -353,7 +353,7 @@ extern "C" int PMPI_Win_delete_attr(MPI_Win win, int keyval) {
   AttrSet::Entry* e = w->attrs.find(keyval);
   if (!e)
     return rma::win_error(w, MPI_ERR_KEYVAL, fn, "keyval %d has no attribute on window %s",
-                          keyval, w->name.c_str());
+                          keyval, w->label().c_str());
   MPR_TRY(run_delete(fn, w, kv, e->value));
   w->attrs.erase(keyval);
   return MPI_SUCCESS;
@@ -528,7 +528,7 @@ int finish_request(const char* fn, Win* w, int target, int rc, MPI_Request* requ
     return rma::win_error(w, MPI_ERR_RMA_SYNC, fn,
                           "window %s: request-based operations need a passive-target epoch "
                           "(MPI_Win_lock or MPI_Win_lock_all)",
-                          w->name.c_str());
+                          w->label().c_str());
   MPR_TRY(rma::raise_win(w, rma::complete_ops(w, target == MPI_PROC_NULL ? -1 : target)));
   *request = to_handle(completed_request(w->comm, MPI_ANY_SOURCE, MPI_ANY_TAG));
   return MPI_SUCCESS;
@@ -607,7 +607,7 @@ int group_ranks(const char* fn, Win* w, MPI_Group g, std::vector<int>* out) {
   *out = window_ranks(w, grp);
   if (out->size() != size_t(grp->size()))
     return rma::win_error(w, MPI_ERR_GROUP, fn,
-                          "the group has processes outside window %s", w->name.c_str());
+                          "the group has processes outside window %s", w->label().c_str());
   return MPI_SUCCESS;
 }
 }  // namespace

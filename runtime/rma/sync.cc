@@ -53,7 +53,7 @@ bool in_group(const std::vector<int>& g, int r) {
 int fence(const char* fn, Win* w, int assert) {
   if (w->nlocked || w->lock_all || w->access_started || w->exposure_posted)
     return win_error(w, MPI_ERR_RMA_SYNC, fn,
-                     "window %s: MPI_Win_fence inside a %s epoch", w->name.c_str(),
+                     "window %s: MPI_Win_fence inside a %s epoch", w->label().c_str(),
                      w->access_started || w->exposure_posted ? "post/start" : "lock");
   int rc = complete_ops(w, -1);
   // Everyone's operations of the closing epoch are complete before anyone leaves, and nobody
@@ -69,12 +69,12 @@ int lock(const char* fn, Win* w, int type, int target, int assert) {
   Target& t = w->targets[target];
   if (t.lock || w->lock_all)
     return win_error(w, MPI_ERR_RMA_SYNC, fn, "window %s: rank %d is already locked by %s",
-                     w->name.c_str(), target,
+                     w->label().c_str(), target,
                      w->lock_all ? "MPI_Win_lock_all" : "an earlier MPI_Win_lock");
   if (w->access_started)
     return win_error(w, MPI_ERR_RMA_SYNC, fn,
                      "window %s: MPI_Win_lock inside an MPI_Win_start access epoch",
-                     w->name.c_str());
+                     w->label().c_str());
   if (!(assert & MPI_MODE_NOCHECK)) acquire(w, target, type);
   t.lock = type;
   t.lock_nocheck = assert & MPI_MODE_NOCHECK;
@@ -89,7 +89,7 @@ int unlock(const char* fn, Win* w, int target) {
     return win_error(w, MPI_ERR_RMA_SYNC, fn,
                      "window %s: rank %d is not locked by this process (MPI_Win_unlock "
                      "without MPI_Win_lock)",
-                     w->name.c_str(), target);
+                     w->label().c_str(), target);
   int rc = complete_ops(w, target);
   if (!t.lock_nocheck) release(w, target, t.lock);
   t.lock = 0;
@@ -100,7 +100,7 @@ int unlock(const char* fn, Win* w, int target) {
 int lock_all(const char* fn, Win* w, int assert) {
   if (w->lock_all || w->nlocked || w->access_started)
     return win_error(w, MPI_ERR_RMA_SYNC, fn,
-                     "window %s: MPI_Win_lock_all while %s", w->name.c_str(),
+                     "window %s: MPI_Win_lock_all while %s", w->label().c_str(),
                      w->lock_all ? "MPI_Win_lock_all is already in effect"
                      : w->nlocked ? "targets are locked with MPI_Win_lock"
                                   : "an MPI_Win_start epoch is open");
@@ -114,7 +114,7 @@ int lock_all(const char* fn, Win* w, int assert) {
 int unlock_all(const char* fn, Win* w) {
   if (!w->lock_all)
     return win_error(w, MPI_ERR_RMA_SYNC, fn,
-                     "window %s: MPI_Win_unlock_all without MPI_Win_lock_all", w->name.c_str());
+                     "window %s: MPI_Win_unlock_all without MPI_Win_lock_all", w->label().c_str());
   int rc = complete_ops(w, -1);
   if (!w->targets[0].lock_nocheck)
     for (int i = 0; i < w->size_of_group(); ++i) release(w, i, MPI_LOCK_SHARED);
@@ -127,7 +127,7 @@ int flush(const char* fn, Win* w, int target) {
   if (target == MPI_PROC_NULL) return MPI_SUCCESS;
   if (!w->lock_all && (target >= 0 ? !w->targets[target].lock : w->nlocked == 0))
     return win_error(w, MPI_ERR_RMA_SYNC, fn,
-                     "window %s: flush outside a passive-target epoch%s%s", w->name.c_str(),
+                     "window %s: flush outside a passive-target epoch%s%s", w->label().c_str(),
                      target >= 0 ? " on rank " : "",
                      target >= 0 ? std::to_string(target).c_str() : "");
   return raise_win(w, complete_ops(w, target));
@@ -137,7 +137,7 @@ int post(const char* fn, Win* w, const std::vector<int>& group, int assert) {
   if (w->exposure_posted)
     return win_error(w, MPI_ERR_RMA_SYNC, fn,
                      "window %s: MPI_Win_post while an exposure epoch is already posted",
-                     w->name.c_str());
+                     w->label().c_str());
   // Local stores to the window must be visible before origins start accessing it.
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
   if (!(assert & MPI_MODE_NOCHECK)) {
@@ -155,7 +155,7 @@ int post(const char* fn, Win* w, const std::vector<int>& group, int assert) {
 int start(const char* fn, Win* w, const std::vector<int>& group, int assert) {
   if (w->access_started || w->nlocked || w->lock_all)
     return win_error(w, MPI_ERR_RMA_SYNC, fn, "window %s: MPI_Win_start while %s",
-                     w->name.c_str(),
+                     w->label().c_str(),
                      w->access_started ? "an access epoch is already started"
                                        : "targets are locked");
   if (!(assert & MPI_MODE_NOCHECK)) {
@@ -173,7 +173,7 @@ int start(const char* fn, Win* w, const std::vector<int>& group, int assert) {
 int complete(const char* fn, Win* w) {
   if (!w->access_started)
     return win_error(w, MPI_ERR_RMA_SYNC, fn, "window %s: MPI_Win_complete without "
-                     "MPI_Win_start", w->name.c_str());
+                     "MPI_Win_start", w->label().c_str());
   int rc = complete_ops(w, -1);
   const ctl::Channel ch = p2p_channel(w);
   for (int target : w->access_group) {
@@ -189,7 +189,7 @@ int complete(const char* fn, Win* w) {
 int wait(const char* fn, Win* w) {
   if (!w->exposure_posted)
     return win_error(w, MPI_ERR_RMA_SYNC, fn, "window %s: MPI_Win_wait without MPI_Win_post",
-                     w->name.c_str());
+                     w->label().c_str());
   const ctl::Channel ch = p2p_channel(w);
   int rc = MPI_SUCCESS;
   for (int origin : w->exposure_group) {
@@ -206,7 +206,7 @@ int wait(const char* fn, Win* w) {
 int test(const char* fn, Win* w, int* flag) {
   if (!w->exposure_posted)
     return win_error(w, MPI_ERR_RMA_SYNC, fn, "window %s: MPI_Win_test without MPI_Win_post",
-                     w->name.c_str());
+                     w->label().c_str());
   the_pml().progress();
   const ctl::Channel ch = p2p_channel(w);
   auto& g = w->exposure_group;
@@ -235,7 +235,7 @@ int check_access(const char* fn, Win* w, int target) {
   return win_error(w, MPI_ERR_RMA_SYNC, fn,
                    "window %s: no access epoch to rank %d is open (call MPI_Win_fence, "
                    "MPI_Win_lock, MPI_Win_lock_all or MPI_Win_start first)",
-                   w->name.c_str(), target);
+                   w->label().c_str(), target);
 }
 
 }  // namespace mpr::runtime::rma

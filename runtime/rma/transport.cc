@@ -178,7 +178,7 @@ void on_btl_done(btl::Completion* c, int status) {
     op->w->error = make_error(MPI_ERR_OTHER, nullptr,
                               "window %s: a transfer to rank %d failed in the %s backend "
                               "(status %d); the target process may have died",
-                              op->w->name.c_str(), op->target, t.btl->caps().name, status);
+                              op->w->label().c_str(), op->target, t.btl->caps().name, status);
   delete op;
 }
 
@@ -197,7 +197,7 @@ void btl_xfer(Win* w, int target, bool is_get, uint64_t remote, const btl::Remot
       delete op;
       if (w->error == MPI_SUCCESS)
         w->error = make_error(MPI_ERR_OTHER, nullptr, "window %s: %s to rank %d failed: %s",
-                              w->name.c_str(), is_get ? "get" : "put", target, e.what());
+                              w->label().c_str(), is_get ? "get" : "put", target, e.what());
       return;
     }
     if (st == btl::Status::kDone) {
@@ -325,7 +325,7 @@ uint64_t ctrl_atomic(Win* w, int target, size_t word_off, btl::AtomicOp op, uint
                btl::Status::kRetry)
           p.poll();
       } catch (const std::exception& e) {
-        std::string why = "window " + w->name + ": atomic on the control word of rank " +
+        std::string why = "window " + w->label() + ": atomic on the control word of rank " +
                           std::to_string(target) + " failed: " + e.what();
         abort_job(MPI_ERR_OTHER, why.c_str());
       }
@@ -334,7 +334,7 @@ uint64_t ctrl_atomic(Win* w, int target, size_t word_off, btl::AtomicOp op, uint
       if (d.status != 0) {
         // A lock or accumulate word we cannot update: the target is gone, and waiting for it
         // would hang. The launcher reports which rank died.
-        std::string why = "window " + w->name + ": atomic on the control word of rank " +
+        std::string why = "window " + w->label() + ": atomic on the control word of rank " +
                           std::to_string(target) + " failed in the " +
                           w->atomic_btl->caps().name + " backend (status " +
                           std::to_string(d.status) + ")";

@@ -175,7 +175,9 @@ int create(const char* fn, Comm* user_comm, int flavor, void* base, MPI_Aint siz
   transport_start();
   Comm* comm = nullptr;
   if (int rc = comm_clone(fn, user_comm, &comm); rc != MPI_SUCCESS) return raise(user_comm, rc);
+  static int windows_created = 0;
   auto* w = new Win;
+  w->id = ++windows_created;
   w->flavor = flavor;
   w->comm = comm;
   w->size = flavor == MPI_WIN_FLAVOR_DYNAMIC ? 0 : size;
@@ -335,13 +337,13 @@ int create(const char* fn, Comm* user_comm, int flavor, void* base, MPI_Aint siz
 int free_win(const char* fn, Win* w) {
   if (w->nlocked || w->lock_all)
     return win_error(w, MPI_ERR_RMA_SYNC, fn,
-                     "window %s freed while %s (call MPI_Win_unlock%s first)", w->name.c_str(),
+                     "window %s freed while %s (call MPI_Win_unlock%s first)", w->label().c_str(),
                      w->lock_all ? "MPI_Win_lock_all is in effect" : "targets are still locked",
                      w->lock_all ? "_all" : "");
   if (w->access_started || w->exposure_posted)
     return win_error(w, MPI_ERR_RMA_SYNC, fn,
                      "window %s freed inside a %s epoch (finish it with %s first)",
-                     w->name.c_str(), w->access_started ? "MPI_Win_start" : "MPI_Win_post",
+                     w->label().c_str(), w->access_started ? "MPI_Win_start" : "MPI_Win_post",
                      w->access_started ? "MPI_Win_complete" : "MPI_Win_wait");
   int rc = wait_pending(w, -1);
   // Nobody may still be reading or writing this rank's memory when it goes away.
@@ -370,19 +372,19 @@ int free_win(const char* fn, Win* w) {
 int attach(const char* fn, Win* w, void* base, MPI_Aint size) {
   if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC)
     return win_error(w, MPI_ERR_RMA_FLAVOR, fn,
-                     "window %s was not created by MPI_Win_create_dynamic", w->name.c_str());
+                     "window %s was not created by MPI_Win_create_dynamic", w->label().c_str());
   if (size < 0) return win_error(w, MPI_ERR_SIZE, fn, "invalid size %zd", size_t(size));
   Ctrl* c = w->ctrl;
   if (c->ndyn >= kMaxDynRegions)
     return win_error(w, MPI_ERR_RMA_ATTACH, fn,
                      "window %s already has %d attached regions (the most it can hold)",
-                     w->name.c_str(), kMaxDynRegions);
+                     w->label().c_str(), kMaxDynRegions);
   auto b = reinterpret_cast<uint64_t>(base);
   for (uint64_t i = 0; i < c->ndyn; ++i)
     if (b < c->dyn[i].base + c->dyn[i].len && c->dyn[i].base < b + uint64_t(size))
       return win_error(w, MPI_ERR_RMA_ATTACH, fn,
                        "region %p (+%zd bytes) overlaps a region already attached to window %s",
-                       base, size_t(size), w->name.c_str());
+                       base, size_t(size), w->label().c_str());
   DynRegion r{};
   r.base = b;
   r.len = uint64_t(size);
@@ -399,14 +401,14 @@ int attach(const char* fn, Win* w, void* base, MPI_Aint size) {
 int detach(const char* fn, Win* w, const void* base) {
   if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC)
     return win_error(w, MPI_ERR_RMA_FLAVOR, fn,
-                     "window %s was not created by MPI_Win_create_dynamic", w->name.c_str());
+                     "window %s was not created by MPI_Win_create_dynamic", w->label().c_str());
   Ctrl* c = w->ctrl;
   auto b = reinterpret_cast<uint64_t>(base);
   uint64_t i = 0;
   while (i < c->ndyn && c->dyn[i].base != b) ++i;
   if (i == c->ndyn)
     return win_error(w, MPI_ERR_RMA_ATTACH, fn, "%p is not the start of a region attached to "
-                     "window %s", base, w->name.c_str());
+                     "window %s", base, w->label().c_str());
   __atomic_fetch_add(&c->dyn_gen, 1, __ATOMIC_SEQ_CST);
   c->dyn[i] = c->dyn[c->ndyn - 1];
   __atomic_store_n(&c->ndyn, c->ndyn - 1, __ATOMIC_SEQ_CST);
@@ -426,14 +428,14 @@ int shared_query(const char* fn, Win* w, int rank, MPI_Aint* size, int* disp_uni
     return win_error(w, MPI_ERR_RMA_FLAVOR, fn,
                      "window %s has no memory shared among its ranks (use "
                      "MPI_Win_allocate_shared on a communicator of one node)",
-                     w->name.c_str());
+                     w->label().c_str());
   if (rank == MPI_PROC_NULL) {
     rank = 0;
     while (rank + 1 < w->size_of_group() && w->targets[rank].info.size == 0) ++rank;
   }
   if (rank < 0 || rank >= w->size_of_group())
     return win_error(w, MPI_ERR_RANK, fn, "invalid rank %d (window %s has %d ranks)", rank,
-                     w->name.c_str(), w->size_of_group());
+                     w->label().c_str(), w->size_of_group());
   const Target& t = w->targets[rank];
   *size = MPI_Aint(t.info.size);
   *disp_unit = t.info.disp_unit;

@@ -155,7 +155,10 @@ class Win {
   std::vector<std::unique_ptr<Deferred>> deferred;  ///< finishes at the next flush
   int error = MPI_SUCCESS;  ///< first failed transfer since the last flush
 
+  int id = 0;  ///< creation number in this process, for messages about unnamed windows
   MPI_Win handle() { return reinterpret_cast<MPI_Win>(this); }
+  /// How messages name the window: its name, or "#<id>" while it has none.
+  std::string label() const { return name.empty() ? "#" + std::to_string(id) : name; }
   int size_of_group() const { return static_cast<int>(targets.size()); }
   bool valid() const { return magic == kMagic; }
 };
