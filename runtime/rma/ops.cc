@@ -198,36 +198,36 @@ int complete_ops(Win* w, int target) {
   return rc;
 }
 
-int put(const char* fn, Win* w, Buf origin, int target, MPI_Aint disp, Buf tgt) {
+namespace {
+// Put or get: one raw transfer per contiguous piece of the target layout, in packed order.
+int transfer(const char* fn, Win* w, Buf origin, int target, MPI_Aint disp, Buf tgt,
+             bool is_get) {
   if (target == MPI_PROC_NULL) return MPI_SUCCESS;
   MPR_RMA_TRY(check_access(fn, w, target));
   MPR_RMA_TRY(check_match(fn, w, origin, tgt));
   if (size_t(tgt.count) * tgt.type->size == 0) return MPI_SUCCESS;
   uint64_t at;
   MPR_RMA_TRY(locate(fn, w, target, disp, tgt, &at));
-  const char* src = packed_source(w, target, origin);
+  char* local = is_get ? packed_dest(w, target, origin)
+                       : const_cast<char*>(packed_source(w, target, origin));
   size_t pos = 0;
   for_each_block(tgt.type, size_t(tgt.count), [&](ptrdiff_t off, size_t len) {
-    raw_put(w, target, at + uint64_t(off), src + pos, len);
+    if (is_get)
+      raw_get(w, target, at + uint64_t(off), local + pos, len);
+    else
+      raw_put(w, target, at + uint64_t(off), local + pos, len);
     pos += len;
   });
   return MPI_SUCCESS;
 }
+}  // namespace
+
+int put(const char* fn, Win* w, Buf origin, int target, MPI_Aint disp, Buf tgt) {
+  return transfer(fn, w, origin, target, disp, tgt, false);
+}
 
 int get(const char* fn, Win* w, Buf origin, int target, MPI_Aint disp, Buf tgt) {
-  if (target == MPI_PROC_NULL) return MPI_SUCCESS;
-  MPR_RMA_TRY(check_access(fn, w, target));
-  MPR_RMA_TRY(check_match(fn, w, origin, tgt));
-  if (size_t(tgt.count) * tgt.type->size == 0) return MPI_SUCCESS;
-  uint64_t at;
-  MPR_RMA_TRY(locate(fn, w, target, disp, tgt, &at));
-  char* dst = packed_dest(w, target, origin);
-  size_t pos = 0;
-  for_each_block(tgt.type, size_t(tgt.count), [&](ptrdiff_t off, size_t len) {
-    raw_get(w, target, at + uint64_t(off), dst + pos, len);
-    pos += len;
-  });
-  return MPI_SUCCESS;
+  return transfer(fn, w, origin, target, disp, tgt, true);
 }
 
 int accumulate(const char* fn, Win* w, Buf origin, Buf result, int target, MPI_Aint disp,
