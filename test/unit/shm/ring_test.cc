@@ -116,7 +116,7 @@ TEST_CASE("ring wraps around many times keeping order and contents", "[ring]") {
     for (int i = 0; i < batch; ++i) {
       uint8_t* slot = p.try_reserve();
       if (!slot) break;
-      write_msg(slot, sent, uint32_t(sent % 240));
+      write_msg(slot, sent, uint32_t(sent % (m.geo.payload_bytes() - 12 + 1)));
       p.publish();
       ++sent;
     }

@@ -125,7 +125,7 @@ TEST_CASE("wire-up: caps, describe, reachability, segment unlinked and unmapped"
 
     const mpr::btl::Caps& caps = b->caps();
     FORK_REQUIRE(std::string(caps.name) == "shm");
-    FORK_REQUIRE(caps.max_am_size == 16384 - 16);
+    FORK_REQUIRE(caps.max_am_size == 16384 - 8 - 16);  // slot minus stamp minus header
     FORK_REQUIRE(caps.eager_limit == 4096);
     FORK_REQUIRE(caps.native_get == cma && caps.native_put == cma);
     FORK_REQUIRE(!caps.needs_registration);
@@ -410,15 +410,15 @@ TEST_CASE("ring geometry comes from the environment and the leader's segment", "
     if (bs.rank() == 2) setenv("MPR_SHM_SLOT_SIZE", "4096", 1);
     std::unique_ptr<Btl> b = make_and_wire(bs);
     FORK_REQUIRE(b != nullptr);
-    FORK_REQUIRE(b->caps().max_am_size == 1024 - 16);
-    FORK_REQUIRE(b->caps().eager_limit == 1024 - 16 - 128);
-    FORK_REQUIRE(b->describe().find("ring 8x1KiB, eager 880 B") != std::string::npos);
+    FORK_REQUIRE(b->caps().max_am_size == 1024 - 8 - 16);  // slot minus stamp minus header
+    FORK_REQUIRE(b->caps().eager_limit == 1024 - 8 - 16 - 128);
+    FORK_REQUIRE(b->describe().find("ring 8x1KiB, eager 872 B") != std::string::npos);
     OrderedSink sink(bs.size());
     b->set_handler(kAmTest, &OrderedSink::handler, &sink);
     std::vector<uint8_t> scratch;
     int to = (bs.rank() + 1) % 3;
     for (uint64_t seq = 0; seq < 300; ++seq)
-      send_patterned(*b, to, seq, 8, 8 + seq % (1024 - 16 - 7), scratch);
+      send_patterned(*b, to, seq, 8, 8 + seq % (1024 - 8 - 16 - 7), scratch);
     drain_until(*b, sink, 300);
     FORK_REQUIRE(sink.errors == 0);
     bs.fence();
