@@ -107,7 +107,7 @@ int lock_all(const char* fn, Win* w, int assert) {
   if (!(assert & MPI_MODE_NOCHECK))
     for (int i = 0; i < w->size_of_group(); ++i) acquire(w, i, MPI_LOCK_SHARED);
   w->lock_all = true;
-  w->targets[0].lock_nocheck = assert & MPI_MODE_NOCHECK;  // remembered for unlock_all
+  w->lock_all_nocheck = assert & MPI_MODE_NOCHECK;
   return MPI_SUCCESS;
 }
 
@@ -116,9 +116,8 @@ int unlock_all(const char* fn, Win* w) {
     return win_error(w, MPI_ERR_RMA_SYNC, fn,
                      "window %s: MPI_Win_unlock_all without MPI_Win_lock_all", w->label().c_str());
   int rc = complete_ops(w, -1);
-  if (!w->targets[0].lock_nocheck)
+  if (!w->lock_all_nocheck)
     for (int i = 0; i < w->size_of_group(); ++i) release(w, i, MPI_LOCK_SHARED);
-  w->targets[0].lock_nocheck = false;
   w->lock_all = false;
   return raise_win(w, rc);
 }

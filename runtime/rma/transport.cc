@@ -368,11 +368,7 @@ uint64_t ctrl_atomic(Win* w, int target, size_t word_off, btl::AtomicOp op, uint
 
 void ctrl_read(Win* w, int target, size_t off, void* dst, size_t len) {
   Target& t = w->targets[target];
-  if (target == w->rank) {
-    std::memcpy(dst, reinterpret_cast<char*>(w->ctrl) + off, len);
-    return;
-  }
-  if (t.ctrl_direct) {
+  if (t.ctrl_direct) {  // this rank's own words, or the node-wide mapping
     std::memcpy(dst, reinterpret_cast<char*>(t.ctrl_direct) + off, len);
     return;
   }

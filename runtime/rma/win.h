@@ -131,6 +131,7 @@ class Win {
   bool fence_epoch = false;  ///< a fence opened an epoch (no MPI_MODE_NOSUCCEED)
   int nlocked = 0;           ///< targets locked with MPI_Win_lock
   bool lock_all = false;
+  bool lock_all_nocheck = false;  ///< MPI_Win_lock_all(MPI_MODE_NOCHECK): no lock words taken
   std::vector<int> access_group;    ///< MPI_Win_start targets (window ranks)
   std::vector<int> exposure_group;  ///< MPI_Win_post origins still to report completion
   bool access_started = false;
