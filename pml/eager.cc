@@ -34,7 +34,7 @@ Request* PmlImpl::isend_conv(Convertor* cv, size_t bytes, int dst_peer, int src_
 SendReq* PmlImpl::post_send(const void* buf, Convertor* cv, size_t bytes, int dst_peer,
                             int src_rank, int tag, uint32_t ctx, SendMode mode) {
   assert(dst_peer >= 0 && static_cast<size_t>(dst_peer) < peers_.size());
-  auto* s = new SendReq;
+  auto* s = send_reqs_.make();
   s->kind = Request::Kind::kSend;
   s->peer = dst_peer;
   s->buf = static_cast<const uint8_t*>(buf);
@@ -74,8 +74,37 @@ void PmlImpl::send_eager(SendReq* s, int dst, int src_rank, int tag, uint32_t ct
   send_ctl(dst, &h, sizeof h, s, kAmMatch, s->buf, s->len);
 }
 
+bool PmlImpl::send_now(const void* buf, size_t bytes, int dst_peer, int src_rank, int tag,
+                       uint32_t ctx) {
+  assert(dst_peer >= 0 && static_cast<size_t>(dst_peer) < peers_.size());
+  Peer& p = peers_[dst_peer];
+  if (bytes > p.eager_limit || !p.pending.empty()) return false;
+  MatchHdr h = make_match_hdr(HdrType::kEager, dst_peer, src_rank, tag, ctx, bytes);
+  iovec iov{const_cast<void*>(buf), bytes};
+  if (p.btl->send_am(dst_peer, kAmMatch, &h, sizeof h, &iov, bytes ? 1 : 0) ==
+      btl::Status::kRetry) {
+    --p.send_seq;  // nothing went out: the isend that follows takes this number
+    return false;
+  }
+  ++stats_.eager_msgs;
+  stats_.eager_bytes += bytes;
+  if (dst_peer == rank_) ++stats_.self_msgs;
+  return true;
+}
+
+bool PmlImpl::recv_now(void* buf, size_t bytes, int src, int tag, uint32_t ctx, Status* st) {
+  ArrivedEntry* e = match_.find_unexpected(ctx, src, tag);
+  if (!e) return false;
+  auto* m = static_cast<Message*>(e);
+  if (m->hdr.m.type == HdrType::kRts) return false;  // rendezvous needs a request
+  match_.remove_unexpected(m);
+  eager_into(buf, bytes, m->peer, m->hdr, m->data.get(), st);
+  free_message(m);
+  return true;
+}
+
 RecvReq* PmlImpl::new_recv(void* buf, size_t bytes) {
-  auto* r = new RecvReq;
+  auto* r = recv_reqs_.make();
   r->kind = Request::Kind::kRecv;
   r->buf = static_cast<uint8_t*>(buf);
   r->cap = bytes;
@@ -97,8 +126,7 @@ Request* PmlImpl::irecv_conv(Convertor* cv, size_t bytes, int src, int tag, uint
 RecvReq* PmlImpl::post_recv(RecvReq* r, int src, int tag, uint32_t ctx) {
   if (auto* m = static_cast<Message*>(match_.take_unexpected(ctx, src, tag))) {
     deliver(r, m->peer, m->hdr, m->data.get());
-    all_msgs_.erase(m);
-    delete m;
+    free_message(m);
     return r;
   }
   r->ctx = ctx;
@@ -106,6 +134,39 @@ RecvReq* PmlImpl::post_recv(RecvReq* r, int src, int tag, uint32_t ctx) {
   r->tag = tag;
   match_.post(r);
   return r;
+}
+
+Message* PmlImpl::new_message(size_t payload) {
+  Message* m;
+  if (spare_msgs_.empty()) {
+    m = new Message;
+  } else {
+    m = spare_msgs_.back();
+    spare_msgs_.pop_back();
+  }
+  if (payload > m->data_cap) {
+    m->data.reset(new uint8_t[payload]);
+    m->data_cap = payload;
+  }
+  return m;
+}
+
+void PmlImpl::free_message(Message* m) {
+  all_msgs_.erase(m);
+  if (kRecycle && spare_msgs_.size() < kKeptMessages && m->data_cap <= kKeptPayload) {
+    assert(!m->queued);
+    spare_msgs_.push_back(m);
+  } else {
+    delete m;
+  }
+}
+
+void PmlImpl::free_req(ReqBase* r) {
+  all_reqs_.erase(r);
+  if (r->kind == Request::Kind::kSend)
+    send_reqs_.drop(static_cast<SendReq*>(r));
+  else
+    recv_reqs_.drop(static_cast<RecvReq*>(r));
 }
 
 namespace {
@@ -160,8 +221,7 @@ RecvReq* PmlImpl::post_mrecv(RecvReq* r, Message* msg) {
   }
   assert(!msg->queued);
   deliver(r, msg->peer, msg->hdr, msg->data.get());
-  all_msgs_.erase(msg);
-  delete msg;
+  free_message(msg);
   return r;
 }
 
@@ -206,16 +266,14 @@ void PmlImpl::process_match(int peer, const void* hdr, size_t hdr_len, const voi
     deliver(static_cast<RecvReq*>(e), peer, h, payload);
     return;
   }
-  auto* m = new Message;
+  const size_t data_len = h.m.type != HdrType::kRts ? h.m.len : 0;
+  Message* m = new_message(data_len);
   m->ctx = h.m.ctx;
   m->src = h.m.src;
   m->tag = h.m.tag;
   m->peer = peer;
   m->hdr = h;
-  if (h.m.type != HdrType::kRts && h.m.len > 0) {
-    m->data.reset(new uint8_t[h.m.len]);
-    std::memcpy(m->data.get(), payload, h.m.len);
-  }
+  if (data_len > 0) std::memcpy(m->data.get(), payload, data_len);
   all_msgs_.push_back(m);
   match_.add_unexpected(m);
   ++stats_.unexpected_msgs;
@@ -236,17 +294,32 @@ void PmlImpl::deliver(RecvReq* r, int peer, const RtsHdr& h, const void* payload
 }
 
 void PmlImpl::deliver_eager(RecvReq* r, int peer, const RtsHdr& h, const void* payload) {
-  if (r->want && r->conv)
-    r->conv->unpack(0, payload, r->want);
-  else if (r->want)
-    std::memcpy(r->buf, payload, r->want);
-  if (h.m.type == HdrType::kEagerSync) {
-    CtlHdr fin{};
-    fin.type = HdrType::kFin;
-    fin.sreq = h.sreq;
-    send_ctl(peer, &fin, sizeof fin);
+  if (r->conv) {
+    if (r->want) r->conv->unpack(0, payload, r->want);
+    if (h.m.type == HdrType::kEagerSync) send_fin(peer, h.sreq);
+  } else {
+    eager_into(r->buf, r->cap, peer, h, payload, &r->status);
   }
   complete(r);
+}
+
+void PmlImpl::eager_into(void* buf, size_t cap, int peer, const RtsHdr& h, const void* payload,
+                         Status* st) {
+  const size_t n = std::min<size_t>(h.m.len, cap);
+  if (n) std::memcpy(buf, payload, n);
+  st->source = h.m.src;
+  st->tag = h.m.tag;
+  st->bytes = n;
+  st->error = h.m.len > cap ? kErrTruncate : kOk;
+  st->cancelled = false;
+  if (h.m.type == HdrType::kEagerSync) send_fin(peer, h.sreq);
+}
+
+void PmlImpl::send_fin(int peer, uint64_t sreq) {
+  CtlHdr fin{};
+  fin.type = HdrType::kFin;
+  fin.sreq = sreq;
+  send_ctl(peer, &fin, sizeof fin);
 }
 
 }  // namespace mpr::pml

@@ -22,14 +22,24 @@ PostedEntry* first_accepting(const IList<PostedEntry, PostedTag>& list, int have
 
 }  // namespace
 
+MatchEngine::Queues& MatchEngine::queues(uint32_t ctx) {
+  if (last_ && last_ctx_ == ctx) return *last_;
+  last_ = &by_ctx_[ctx];
+  last_ctx_ = ctx;
+  return *last_;
+}
+
 const MatchEngine::Queues* MatchEngine::find_queues(uint32_t ctx) const {
+  if (last_ && last_ctx_ == ctx) return last_;
   auto it = by_ctx_.find(ctx);
-  return it == by_ctx_.end() ? nullptr : &it->second;
+  if (it == by_ctx_.end()) return nullptr;
+  last_ctx_ = ctx;
+  last_ = const_cast<Queues*>(&it->second);
+  return last_;
 }
 
 MatchEngine::Queues* MatchEngine::find_queues(uint32_t ctx) {
-  auto it = by_ctx_.find(ctx);
-  return it == by_ctx_.end() ? nullptr : &it->second;
+  return const_cast<Queues*>(static_cast<const MatchEngine*>(this)->find_queues(ctx));
 }
 
 PostedEntry* MatchEngine::match_arrival(uint32_t ctx, int src, int tag) {

@@ -51,6 +51,10 @@ struct ArrivedEntry : Hook<BySourceTag>, Hook<ByArrivalTag> {
 
 class MatchEngine {
  public:
+  MatchEngine() = default;
+  MatchEngine(const MatchEngine&) = delete;  // caches a pointer into its own map
+  MatchEngine& operator=(const MatchEngine&) = delete;
+
   /// A message (ctx, src, tag) arrived: dequeue and return the receive it matches, or nullptr
   /// (then the caller queues it with add_unexpected()).
   PostedEntry* match_arrival(uint32_t ctx, int src, int tag);
@@ -86,11 +90,15 @@ class MatchEngine {
     uint64_t next_stamp = 1;
   };
 
-  Queues& queues(uint32_t ctx) { return by_ctx_[ctx]; }
+  Queues& queues(uint32_t ctx);
   const Queues* find_queues(uint32_t ctx) const;
   Queues* find_queues(uint32_t ctx);
 
+  // Contexts are never removed, and unordered_map keeps values in place, so the queues last
+  // looked up stay valid: traffic mostly stays on one context for a while.
   std::unordered_map<uint32_t, Queues> by_ctx_;
+  mutable uint32_t last_ctx_ = 0;
+  mutable Queues* last_ = nullptr;
   size_t posted_count_ = 0;
   size_t unexpected_count_ = 0;
 };

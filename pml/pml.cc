@@ -131,19 +131,19 @@ void PmlImpl::select_backends() {
 PmlImpl::~PmlImpl() {
   // Free what the runtime never released (abnormal teardown) before the backends go away.
   while (ReqBase* r = all_reqs_.front()) {
-    all_reqs_.erase(r);
     if (r->kind == Request::Kind::kSend) {
       drop_send_reg(static_cast<SendReq*>(r));
     } else {
       auto* rr = static_cast<RecvReq*>(r);
       if (rr->registered) rr->reg_btl->dereg(&rr->reg);
     }
-    delete r;
+    free_req(r);
   }
   while (Message* m = all_msgs_.front()) {
     all_msgs_.erase(m);
     delete m;
   }
+  for (Message* m : spare_msgs_) delete m;
 }
 
 std::vector<btl::Btl*> PmlImpl::all_backends() {

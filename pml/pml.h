@@ -99,6 +99,15 @@ class Pml {
   /// Post a receive for up to `bytes` bytes. src/tag may be kAnySource/kAnyTag.
   virtual Request* irecv(void* buf, size_t bytes, int src, int tag, uint32_t ctx) = 0;
 
+  /// Request-free fast paths for calls that would complete at once. send_now: a standard-mode
+  /// send small enough to go eagerly, handed to the backend now because nothing is queued to
+  /// that peer; false means nothing was sent (use isend). recv_now: a matching message already
+  /// arrived eagerly; it is copied into `buf` and described in *st (as a receive request's
+  /// status); false means nothing was received (use irecv).
+  virtual bool send_now(const void* buf, size_t bytes, int dst_peer, int src_rank, int tag,
+                        uint32_t ctx) = 0;
+  virtual bool recv_now(void* buf, size_t bytes, int src, int tag, uint32_t ctx, Status* st) = 0;
+
   /// As isend/irecv/imrecv, for a message of `bytes` packed bytes that `cv` packs from or
   /// unpacks into user memory. A small message is packed into a temporary buffer and sent
   /// eagerly; a large one is never packed whole: the sender packs one fragment at a time into

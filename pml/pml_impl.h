@@ -15,6 +15,7 @@
 #include "pml/match.h"
 #include "pml/pml.h"
 #include "pml/pml_testing.h"
+#include "pml/recycler.h"
 
 namespace mpr::pml {
 
@@ -84,6 +85,7 @@ struct Message : ArrivedEntry, Hook<AllTag> {
   int peer = -1;  ///< job rank of the sender
   RtsHdr hdr{};
   std::unique_ptr<uint8_t[]> data;  ///< eager payload, hdr.m.len bytes
+  size_t data_cap = 0;              ///< bytes allocated at data (kept when recycled)
 };
 
 /// An active message that met kRetry, or that must wait behind one (per-peer order).
@@ -120,6 +122,9 @@ class PmlImpl final : public Pml {
   Request* isend(const void* buf, size_t bytes, int dst_peer, int src_rank, int tag, uint32_t ctx,
                  SendMode mode) override;
   Request* irecv(void* buf, size_t bytes, int src, int tag, uint32_t ctx) override;
+  bool send_now(const void* buf, size_t bytes, int dst_peer, int src_rank, int tag,
+                uint32_t ctx) override;
+  bool recv_now(void* buf, size_t bytes, int src, int tag, uint32_t ctx, Status* st) override;
   Request* isend_conv(Convertor* cv, size_t bytes, int dst_peer, int src_rank, int tag,
                       uint32_t ctx, SendMode mode) override;
   Request* irecv_conv(Convertor* cv, size_t bytes, int src, int tag, uint32_t ctx) override;
@@ -172,7 +177,17 @@ class PmlImpl final : public Pml {
                      size_t payload_len);
   void deliver(RecvReq* r, int peer, const RtsHdr& h, const void* payload);
   void deliver_eager(RecvReq* r, int peer, const RtsHdr& h, const void* payload);
+  /// Copy an eager payload into a contiguous buffer of `cap` bytes and fill *st; answers FIN
+  /// to a synchronous sender. Returns the status error.
+  void eager_into(void* buf, size_t cap, int peer, const RtsHdr& h, const void* payload,
+                  Status* st);
+  void send_fin(int peer, uint64_t sreq);
   RecvReq* new_recv(void* buf, size_t bytes);
+  /// Free a request the runtime is done with (memory goes back to its free list).
+  void free_req(ReqBase* r);
+  /// An unexpected message with room for `payload` bytes; free_message gives it back.
+  Message* new_message(size_t payload);
+  void free_message(Message* m);
   SendReq* post_send(const void* buf, Convertor* cv, size_t bytes, int dst_peer, int src_rank,
                      int tag, uint32_t ctx, SendMode mode);
   RecvReq* post_recv(RecvReq* r, int src, int tag, uint32_t ctx);
@@ -207,6 +222,12 @@ class PmlImpl final : public Pml {
   IList<RecvReq, ActiveTag> getters_;
   IList<ReqBase, AllTag> all_reqs_;
   IList<Message, AllTag> all_msgs_;
+  Recycler<SendReq> send_reqs_{kKeptRequests};
+  Recycler<RecvReq> recv_reqs_{kKeptRequests};
+  std::vector<Message*> spare_msgs_;  // recycled messages, payload buffers kept
+  static constexpr size_t kKeptRequests = 256;
+  static constexpr size_t kKeptMessages = 128;
+  static constexpr size_t kKeptPayload = 16384;  // larger buffers are freed with their message
   std::vector<uint8_t> frag_scratch_;  // one fragment of a non-contiguous send, being packed
   uint64_t out_of_sequence_ = 0;
   uint64_t protocol_errors_ = 0;

@@ -86,10 +86,7 @@ void PmlImpl::complete(ReqBase* r) {
   }
   r->complete = true;
   --incomplete_;
-  if (r->released) {
-    all_reqs_.erase(r);
-    delete r;
-  }
+  if (r->released) free_req(r);
 }
 
 void PmlImpl::release(Request* req) {
@@ -97,8 +94,7 @@ void PmlImpl::release(Request* req) {
   auto* r = static_cast<ReqBase*>(req);
   assert(!r->released);
   if (r->complete) {
-    all_reqs_.erase(r);
-    delete r;
+    free_req(r);
   } else {
     r->released = true;
   }

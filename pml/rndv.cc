@@ -51,10 +51,7 @@ void PmlImpl::start_rndv_recv(RecvReq* r, int peer, const RtsHdr& h) {
   r->remote_addr = h.addr;
   r->rkey = h.rkey;
   if (r->want == 0) {
-    CtlHdr fin{};
-    fin.type = HdrType::kFin;
-    fin.sreq = r->sreq;
-    send_ctl(peer, &fin, sizeof fin);
+    send_fin(peer, r->sreq);
     complete(r);
     return;
   }
@@ -176,10 +173,7 @@ bool PmlImpl::finish_get(RecvReq* r) {
     request_cts(r);
     return true;
   }
-  CtlHdr fin{};
-  fin.type = HdrType::kFin;
-  fin.sreq = r->sreq;
-  send_ctl(r->peer, &fin, sizeof fin);
+  send_fin(r->peer, r->sreq);
   complete(r);
   return true;
 }

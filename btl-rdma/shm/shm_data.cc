@@ -54,8 +54,10 @@ int ShmBtl::poll_rings() {
   // per-peer FIFO holds because each ring is consumed strictly in order.
   for (bool more = true; more && delivered < kMaxMessagesPerProgress;) {
     more = false;
+    size_t next = poll_start_;
     for (size_t k = 0; k < n && delivered < kMaxMessagesPerProgress; ++k) {
-      int li = poll_order_[(poll_start_ + k) % n];
+      int li = poll_order_[next];
+      if (++next == n) next = 0;
       RingConsumer& ring = in_[size_t(li)];
       const uint8_t* slot = ring.front();
       if (!slot) continue;
@@ -82,7 +84,7 @@ int ShmBtl::poll_rings() {
       more = true;
     }
   }
-  poll_start_ = (poll_start_ + 1) % n;
+  if (++poll_start_ == n) poll_start_ = 0;
   return delivered;
 }
 

@@ -90,14 +90,14 @@ void bcast(Schedule& s, void* buf, size_t bytes, int root) {
 }
 
 int barrier(const char* fn, Comm* comm) {
-  Schedule s(fn, comm);
+  Schedule s(fn, comm, Schedule::Mode::kImmediate);
   barrier(s);
   s.seal();
   return s.run();
 }
 
 int bcast(const char* fn, Comm* comm, void* buf, size_t bytes, int root) {
-  Schedule s(fn, comm);
+  Schedule s(fn, comm, Schedule::Mode::kImmediate);
   bcast(s, buf, bytes, root);
   s.seal();
   return s.run();

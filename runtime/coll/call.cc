@@ -21,7 +21,7 @@ Call::Call(const char* fn, Comm* comm, MPI_Request* req) : fn_(fn), comm_(comm),
     nbc_ = new NbcRequest(fn, comm);
     sched_ = &nbc_->sched;
   } else {
-    local_.emplace(fn, comm);
+    local_.emplace(fn, comm, Schedule::Mode::kImmediate);
     sched_ = &*local_;
   }
 }

@@ -265,7 +265,7 @@ void allreduce(Schedule& s, const void* sendbuf, void* recvbuf, size_t count) {
 
 int allreduce(const char* fn, Comm* comm, const void* sendbuf, void* recvbuf, int count,
               const Datatype* type, const Op* op) {
-  Schedule s(fn, comm);
+  Schedule s(fn, comm, Schedule::Mode::kImmediate);
   s.set_reducer({op, type, static_cast<size_t>(type->extent), false});
   allreduce(s, sendbuf, recvbuf, static_cast<size_t>(count));
   s.seal();

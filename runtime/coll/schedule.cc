@@ -106,8 +106,11 @@ std::vector<Schedule::Spare>& Schedule::spares() {
   return s;
 }
 
-Schedule::Schedule(const char* fn, Comm* comm)
-    : fn_(fn), comm_(comm), tag_(static_cast<int>(1 + comm->next_coll_seq() % kTagSpan)) {
+Schedule::Schedule(const char* fn, Comm* comm, Mode mode)
+    : fn_(fn),
+      comm_(comm),
+      tag_(static_cast<int>(1 + comm->next_coll_seq() % kTagSpan)),
+      immediate_(mode == Mode::kImmediate) {
   auto& pool = spares();
   if (pool.empty()) return;
   Spare& sp = pool.back();
@@ -139,8 +142,33 @@ Schedule::~Schedule() {
 }
 
 void Schedule::add(const Step& s) {
-  steps_.push_back(s);
+  if (immediate_)
+    execute(s);
+  else
+    steps_.push_back(s);
   group_break_ = false;
+}
+
+void Schedule::execute(const Step& s) {
+  if (!is_transfer(s)) {
+    wait_inflight();
+    run_local(s);
+    return;
+  }
+  if (s.new_group) wait_inflight();
+  post(s);
+}
+
+void Schedule::wait_inflight() {
+  auto all_done = [this] {
+    for (; first_open_ < inflight_.size(); ++first_open_)
+      if (!inflight_[first_open_]->complete) return false;
+    return true;
+  };
+  if (!all_done()) block_until(all_done);
+  for (pml::Request* r : inflight_) reap(r);
+  inflight_.clear();
+  first_open_ = 0;
 }
 
 // Transfers in (segment, segment_max] bytes go as segments of `segment` bytes, posted together:
@@ -232,6 +260,17 @@ char* Schedule::scratch(size_t bytes) {
 
 void Schedule::post(const Step& s) {
   pml::Pml& p = the_pml();
+  // Small sends and receives of messages already here complete without a request.
+  if (s.kind == Kind::kSend) {
+    if (p.send_now(s.src, s.n, comm_->peer(s.peer), comm_->rank(), tag_, comm_->ctx_coll()))
+      return;
+  } else {
+    pml::Status st;
+    if (p.recv_now(s.dst, s.n, s.peer, tag_, comm_->ctx_coll(), &st)) {
+      note_status(st);
+      return;
+    }
+  }
   pml::Request* r = s.kind == Kind::kSend
                         ? p.isend(s.src, s.n, comm_->peer(s.peer), comm_->rank(), tag_,
                                   comm_->ctx_coll(), pml::SendMode::kStandard)
@@ -244,7 +283,11 @@ void Schedule::post(const Step& s) {
 }
 
 void Schedule::reap(pml::Request* r) {
-  const pml::Status& st = r->status;
+  note_status(r->status);
+  the_pml().release(r);
+}
+
+void Schedule::note_status(const pml::Status& st) {
   if (st.error != pml::kOk && error_ == MPI_SUCCESS) {
     int peer = st.source >= 0 && st.source < comm_->size() ? st.source : -1;
     error_ = st.error == pml::kErrTruncate
@@ -255,7 +298,6 @@ void Schedule::reap(pml::Request* r) {
                  : make_error(MPI_ERR_OTHER, fn_, "rank %d: transport failure with rank %d",
                               comm_->rank(), peer);
   }
-  the_pml().release(r);
 }
 
 void Schedule::run_local(const Step& s) {
@@ -337,12 +379,22 @@ int64_t now_ns() {
 }  // namespace
 
 int Schedule::run() {
-  if (advance()) return error_;
+  if (immediate_) {
+    wait_inflight();
+    done_ = true;
+    return error_;
+  }
+  if (!advance()) block_until([this] { return advance(); });
+  return error_;
+}
+
+template <typename Done>
+void Schedule::block_until(Done done) {
   const WaitPolicy& policy = wait_policy();
   int64_t idle = 0, idle_since = 0;
   for (;;) {
     int events = the_pml().progress();
-    if (advance()) return error_;
+    if (done()) return;
     if (events > 0) {
       idle = 0;
       continue;

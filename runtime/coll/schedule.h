@@ -47,9 +47,14 @@ struct Reducer {
 
 class Schedule {
  public:
+  /// kDeferred: steps are stored and run later by advance()/run() (nonblocking calls).
+  /// kImmediate: each step starts as it is added, after waiting for what it depends on, so a
+  /// blocking call neither stores nor revisits its steps; run() then waits for the last group.
+  /// Both give the same order of transfers and local steps.
+  enum class Mode : uint8_t { kDeferred, kImmediate };
   /// A schedule for one collective call on `comm` named `fn` (for error messages); takes the
   /// communicator's next collective tag.
-  Schedule(const char* fn, Comm* comm);
+  Schedule(const char* fn, Comm* comm, Mode mode = Mode::kDeferred);
   ~Schedule();
   Schedule(const Schedule&) = delete;
   Schedule& operator=(const Schedule&) = delete;
@@ -105,12 +110,22 @@ class Schedule {
     const Datatype* type;  // kUnpack
   };
   void add(const Step& s);
+  /// kImmediate: start `s` now (a local step or a new group first waits for the transfers
+  /// before it).
+  void execute(const Step& s);
+  /// Block until every posted transfer completed, then reap them.
+  void wait_inflight();
+  /// Poll progress until done() returns true, spinning or yielding by the wait policy.
+  template <typename Done>
+  void block_until(Done done);
   void transfer(Kind kind, const void* src, void* dst, size_t bytes, int peer);
   bool is_transfer(const Step& s) const { return s.kind == Kind::kSend || s.kind == Kind::kRecv; }
   void post(const Step& s);
   void run_local(const Step& s);
   /// Record the outcome of a finished transfer and let the pml have the request back.
   void reap(pml::Request* r);
+  /// Keep the first failure a finished transfer reports.
+  void note_status(const pml::Status& st);
 
   const char* fn_;
   Comm* comm_;
@@ -146,6 +161,7 @@ class Schedule {
   size_t pos_ = 0;
   size_t first_open_ = 0;  // inflight_[i] for i < first_open_ are known complete
   bool group_break_ = false;
+  bool immediate_ = false;
   bool done_ = false;
   int error_ = MPI_SUCCESS;
 };
