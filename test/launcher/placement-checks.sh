@@ -54,7 +54,7 @@ nb=$((usable_cores >= 2 ? 2 : 1))
 # check_placement NAME BIND NRANKS: $T/out holds the client's "affinity" lines, $T/err the
 # --report-bindings lines; sets WHY (empty when everything matches).
 check_placement() {
-    local bind=$1 n=$2 r line aff cpuset rep pus mask first want seen=""
+    local bind=$1 n=$2 r line aff cpuset rep pus mask first want seen="" affs=()
     WHY=""
     [ $RC = 0 ] || WHY="rc=$RC stderr '$ERR';"
     [ "$(grep -c '^rank ' "$T/err")" = "$n" ] || WHY+=" $(grep -c '^rank ' "$T/err") report lines;"
@@ -88,10 +88,15 @@ check_placement() {
             grep -q -E "^rank $r bound to ${bind}s? [0-9,-]+ \[" <<<"$rep" ||
                 WHY+=" rank $r: '$rep';"
         fi
-        if [ "$bind" = core ]; then
+        if [ "$bind" = core ] && ((r < usable_cores)); then
             case " $seen " in *" $aff "*) WHY+=" rank $r shares core PUs $aff;" ;; esac
             seen+=" $aff"
+        elif [ "$bind" = core ]; then
+            # Beyond the cores the ranks wrap around them: rank r shares rank r - cores' core.
+            [ "$aff" = "${affs[r - usable_cores]}" ] ||
+                WHY+=" rank $r runs on $aff, rank $((r - usable_cores)) on ${affs[r - usable_cores]};"
         fi
+        affs[r]=$aff
     done
 }
 
@@ -104,7 +109,8 @@ for map in core numa package node; do
     done
 done
 
-# Defaults: bound to cores while the ranks fit, unbound and flagged oversubscribed beyond.
+# Defaults: bound to cores; beyond the cores the ranks wrap around them and are flagged
+# oversubscribed.
 run "$MPRUN" -n "$usable_cores" --report-bindings "$CLIENT" affinity
 check_placement core "$usable_cores"
 n_flag=$(grep -c 'oversubscribed 0$' "$T/out")
@@ -113,10 +119,10 @@ else bad bind-default-core-when-ranks-fit "$WHY $n_flag ranks not oversubscribed
 
 over=$((usable_cores * 2 + 1))
 run "$MPRUN" -n $over --report-bindings "$CLIENT" affinity
-check_placement none $over
+check_placement core $over
 n_flag=$(grep -c 'oversubscribed 1$' "$T/out")
-if [ -z "$WHY" ] && [ "$n_flag" = "$over" ]; then ok bind-default-none-when-oversubscribed
-else bad bind-default-none-when-oversubscribed "$WHY $n_flag/$over ranks see oversubscribed"; fi
+if [ -z "$WHY" ] && [ "$n_flag" = "$over" ]; then ok bind-default-core-wraps-when-oversubscribed
+else bad bind-default-core-wraps-when-oversubscribed "$WHY $n_flag/$over ranks see oversubscribed"; fi
 
 # Inside a narrower cpuset (taskset): ranks never leave it.
 last_cpu=$(expand_list "$allowed" | tr ' ' '\n' | tail -1)

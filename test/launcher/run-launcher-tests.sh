@@ -141,8 +141,6 @@ bad_invocation conflicting-n "conflicting options: -n 2 and -np 3" -n 2 -np 3 /b
 bad_invocation conflicting-bind "conflicting options: --bind-to core and --bind-to none" \
     --bind-to core --bind-to=none /bin/true
 ncores=$(getconf _NPROCESSORS_ONLN)
-bad_invocation bind-core-oversubscribed "bind-to core: $((ncores + 1)) ranks x 1 core need" \
-    --bind-to core -n $((ncores + 1)) /bin/true
 bad_invocation cpus-per-rank-too-many "cpus-per-rank $((ncores + 1)) needs $((ncores + 1)) cores" \
     --cpus-per-rank $((ncores + 1)) -n 1 /bin/true
 printf 'localhost slots=2\nlocalhost slots=two\n' >"$T/hosts-bad"

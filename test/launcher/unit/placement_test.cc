@@ -69,15 +69,17 @@ TEST_CASE("map-by node places like map-by core on one node", "[placement]") {
   CHECK(lists(place_ranks(t, opts(5, MapBy::kNode))) == lists(place_ranks(t, opts(5))));
 }
 
-TEST_CASE("default binding: core while ranks fit, none beyond", "[placement]") {
+TEST_CASE("default binding: core, wrapping around when ranks outnumber cores", "[placement]") {
   Topology t(kBig, "");
   CHECK(place_ranks(t, opts(8)).binding == BindTo::kCore);
   Placement p = place_ranks(t, opts(9));
-  CHECK(p.binding == BindTo::kNone);
-  CHECK_FALSE(p.ranks[0].bound);
-  CHECK(p.ranks[0].cpus.list() == "0-15");
-  CHECK(binding_report(0, p.ranks[0]) == "rank 0 not bound [PU 0-15] mask 0xffff");
-  // More ranks than cores but not than hardware threads: unbound, not oversubscribed.
+  CHECK(p.binding == BindTo::kCore);
+  CHECK(p.ranks[0].bound);
+  CHECK(p.ranks[8].bound);
+  CHECK(p.ranks[8].cpus.list() == p.ranks[0].cpus.list());
+  CHECK(p.ranks[8].cpus.list() == "0-1");
+  CHECK(binding_report(8, p.ranks[8]) == "rank 8 bound to core 0 [PU 0-1] mask 0x3");
+  // More ranks than cores but not than hardware threads: not oversubscribed.
   CHECK_FALSE(p.oversubscribed);
   CHECK(place_ranks(t, opts(17)).oversubscribed);
 }
@@ -90,14 +92,14 @@ TEST_CASE("cpus-per-rank gives each rank several cores", "[placement]") {
   Placement q = place_ranks(t, opts(4, MapBy::kNuma, BindTo::kDefault, 2));
   CHECK(q.binding == BindTo::kCore);
   CHECK(lists(q) == V{"0-3", "4-7", "8-11", "12-15"});
-  // 5 ranks x 2 cores do not fit on 8 cores: unbound by default.
-  CHECK(place_ranks(t, opts(5, MapBy::kCore, BindTo::kDefault, 2)).binding == BindTo::kNone);
+  // 5 ranks x 2 cores do not fit on 8 cores: the fifth wraps around to the first two.
+  Placement w = place_ranks(t, opts(5, MapBy::kCore, BindTo::kDefault, 2));
+  CHECK(w.binding == BindTo::kCore);
+  CHECK(w.ranks[4].cpus.list() == "0-3");
 }
 
 TEST_CASE("impossible requests are refused with the numbers", "[placement]") {
   Topology t(kBig, "");
-  CHECK_THROWS_WITH(place_ranks(t, opts(9, MapBy::kCore, BindTo::kCore)),
-                    Catch::StartsWith("--bind-to core: 9 ranks x 1 core need 9 cores, but only 8"));
   CHECK_THROWS_WITH(place_ranks(t, opts(1, MapBy::kNuma, BindTo::kCore, 3)),
                     "--cpus-per-rank 3 needs 3 cores in one NUMA node, but at most 2 are usable "
                     "here");
