@@ -19,7 +19,7 @@ const ParamDef kParams[] = {
      "comma list of backends to use (self,shm,verbs,tcp); empty = all available"},
     {"MPR_SPIN_COUNT", "2000",
      "progress polls a blocking wait makes before it starts yielding the CPU"},
-    {"MPR_SHM_EAGER_LIMIT", "4096", "shm: largest message (bytes) sent eagerly"},
+    {"MPR_SHM_EAGER_LIMIT", "8192", "shm: largest message (bytes) sent eagerly"},
     {"MPR_SHM_CMA", "1",
      "shm: 0 disables the single-copy cross-memory-attach get (rendezvous uses the copy pipeline)"},
     {"MPR_SHM_CMA_MIN", "256M",

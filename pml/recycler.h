@@ -30,7 +30,7 @@ class Recycler {
   Recycler(const Recycler&) = delete;
   Recycler& operator=(const Recycler&) = delete;
 
-  /// A value-initialized T.
+  /// A default-initialized T (every member of the pml's types has an initializer).
   T* make() {
     void* p;
     if (free_.empty()) {
@@ -39,7 +39,7 @@ class Recycler {
       p = free_.back();
       free_.pop_back();
     }
-    return new (p) T();
+    return new (p) T;
   }
 
   /// Destroy `t` (made by make()) and keep or free its memory.

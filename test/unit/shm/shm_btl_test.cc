@@ -126,12 +126,12 @@ TEST_CASE("wire-up: caps, describe, reachability, segment unlinked and unmapped"
     const mpr::btl::Caps& caps = b->caps();
     FORK_REQUIRE(std::string(caps.name) == "shm");
     FORK_REQUIRE(caps.max_am_size == 16384 - 8 - 16);  // slot minus stamp minus header
-    FORK_REQUIRE(caps.eager_limit == 4096);
+    FORK_REQUIRE(caps.eager_limit == 8192);
     FORK_REQUIRE(caps.native_get == cma && caps.native_put == cma);
     FORK_REQUIRE(!caps.needs_registration);
     std::string d = b->describe();
     FORK_REQUIRE(
-        d.rfind("shm: " + std::to_string(n) + " local ranks, ring 64x16KiB, eager 4096 B, get=",
+        d.rfind("shm: " + std::to_string(n) + " local ranks, ring 64x16KiB, eager 8192 B, get=",
                 0) == 0);
     FORK_REQUIRE((d.substr(d.size() - 8) == " get=CMA") == cma);
     for (int p = 0; p < n; ++p) FORK_REQUIRE(b->reachable(p) == (p != bs.rank()));
