@@ -134,6 +134,11 @@ class Btl {
   /// Poll for incoming messages and completions; calls handlers. Returns the number of events.
   virtual int progress() = 0;
 
+  /// Called by a handler: return from the current progress() once this message is done and
+  /// leave the rest queued for the next call (the pml does so when a message completed a
+  /// posted receive). A hint: a backend that delivers in batches may ignore it.
+  void yield_progress() { yield_ = true; }
+
   /// One-line description for MPR_VERBOSE (device, thresholds).
   virtual std::string describe() const = 0;
 
@@ -148,6 +153,7 @@ class Btl {
     h.fn(h.ctx, src, hdr, hdr_len, payload, payload_len);
   }
   HandlerSlot handlers_[kMaxAmIds];
+  bool yield_ = false;  ///< set by yield_progress(); backends clear it when they return
 };
 
 /// Factories: phase 1 of setup. Each creates local resources and bs.put()s this rank's address

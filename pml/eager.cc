@@ -93,6 +93,7 @@ bool PmlImpl::send_now(const void* buf, size_t bytes, int dst_peer, int src_rank
 }
 
 bool PmlImpl::recv_now(void* buf, size_t bytes, int src, int tag, uint32_t ctx, Status* st) {
+  if (match_.unexpected_count() == 0) return false;
   ArrivedEntry* e = match_.find_unexpected(ctx, src, tag);
   if (!e) return false;
   auto* m = static_cast<Message*>(e);
@@ -235,18 +236,21 @@ bool PmlImpl::cancel(Request* req) {
   return true;
 }
 
-void PmlImpl::process_match(int peer, const void* hdr, size_t hdr_len, const void* payload,
-                            size_t payload_len) {
-  // Normalize every header to an RtsHdr so queued and matched paths share one shape.
-  RtsHdr h{};
-  bool ok = read_hdr(hdr, hdr_len, &h.m);
-  switch (h.m.type) {
+void PmlImpl::process_match(int peer, const MatchHdr& mh, const void* hdr, size_t hdr_len,
+                            const void* payload, size_t payload_len) {
+  // Normalize every header to an RtsHdr so queued and matched paths share one shape; an
+  // eager header fills only its MatchHdr and sreq (the rest is read for kRts only).
+  RtsHdr h;
+  h.m = mh;
+  h.sreq = 0;
+  bool ok = mh.src >= 0;
+  switch (mh.type) {
     case HdrType::kEager:
-      ok = ok && payload_len == h.m.len;
+      ok = ok && payload_len == mh.len;
       break;
     case HdrType::kEagerSync: {
       EagerSyncHdr es{};
-      ok = ok && read_hdr(hdr, hdr_len, &es) && payload_len == h.m.len;
+      ok = ok && read_hdr(hdr, hdr_len, &es) && payload_len == mh.len;
       h.sreq = es.sreq;
       break;
     }
@@ -256,28 +260,39 @@ void PmlImpl::process_match(int peer, const void* hdr, size_t hdr_len, const voi
     default:
       ok = false;
   }
-  if (!ok || h.m.src < 0) {
+  if (!ok) {
     ++protocol_errors_;
     common::log_error("pml: malformed match message (type %d, %zu+%zu bytes) from peer %d; dropped",
-                      static_cast<int>(h.m.type), hdr_len, payload_len, peer);
+                      static_cast<int>(mh.type), hdr_len, payload_len, peer);
     return;
   }
-  if (PostedEntry* e = match_.match_arrival(h.m.ctx, h.m.src, h.m.tag)) {
+  if (PostedEntry* e = match_.match_arrival(mh.ctx, mh.src, mh.tag)) {
     deliver(static_cast<RecvReq*>(e), peer, h, payload);
+    // Whoever waits for this receive can go on now. Messages behind it stay in the backend
+    // until the next progress(), where their receives are likely posted already: matched
+    // there, they are copied once, straight into the receive buffer, instead of copied aside
+    // as unexpected and copied again (2-rank stream of 8 KiB messages: 0.61 -> 0.55 us).
+    peers_[peer].btl->yield_progress();
     return;
   }
-  const size_t data_len = h.m.type != HdrType::kRts ? h.m.len : 0;
+  const size_t data_len = mh.type != HdrType::kRts ? mh.len : 0;
   Message* m = new_message(data_len);
-  m->ctx = h.m.ctx;
-  m->src = h.m.src;
-  m->tag = h.m.tag;
+  m->ctx = mh.ctx;
+  m->src = mh.src;
+  m->tag = mh.tag;
   m->peer = peer;
-  m->hdr = h;
-  if (data_len > 0) std::memcpy(m->data.get(), payload, data_len);
+  if (mh.type == HdrType::kRts) {
+    m->hdr = h;
+  } else {
+    m->hdr.m = mh;
+    m->hdr.sreq = h.sreq;
+  }
+  if (data_len > 0) copy_payload(m->data.get(), payload, data_len);
   all_msgs_.push_back(m);
   match_.add_unexpected(m);
   ++stats_.unexpected_msgs;
-  stats_.unexpected_peak = std::max<uint64_t>(stats_.unexpected_peak, match_.unexpected_count());
+  if (match_.unexpected_count() > stats_.unexpected_peak)
+    stats_.unexpected_peak = match_.unexpected_count();
 }
 
 void PmlImpl::deliver(RecvReq* r, int peer, const RtsHdr& h, const void* payload) {
@@ -306,7 +321,7 @@ void PmlImpl::deliver_eager(RecvReq* r, int peer, const RtsHdr& h, const void* p
 void PmlImpl::eager_into(void* buf, size_t cap, int peer, const RtsHdr& h, const void* payload,
                          Status* st) {
   const size_t n = std::min<size_t>(h.m.len, cap);
-  if (n) std::memcpy(buf, payload, n);
+  if (n) copy_payload(buf, payload, n);
   st->source = h.m.src;
   st->tag = h.m.tag;
   st->bytes = n;

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <memory>
 #include <string>
@@ -78,6 +79,26 @@ struct RecvReq : ReqBase, PostedEntry, Hook<ActiveTag> {
   btl::Registration reg;
   std::unique_ptr<GetChunk[]> chunks;
 };
+
+/// memcpy for eager payloads: most are a few words, which a call into libc's memcpy (with
+/// its size dispatch) costs more than copying.
+inline void copy_payload(void* dst, const void* src, size_t n) {
+  if (n <= 16) {
+    auto* d = static_cast<uint8_t*>(dst);
+    const auto* s = static_cast<const uint8_t*>(src);
+    if (n >= 8) {
+      uint64_t a, b;
+      std::memcpy(&a, s, 8);
+      std::memcpy(&b, s + n - 8, 8);
+      std::memcpy(d, &a, 8);
+      std::memcpy(d + n - 8, &b, 8);
+    } else {
+      for (size_t i = 0; i < n; ++i) d[i] = s[i];
+    }
+    return;
+  }
+  std::memcpy(dst, src, n);
+}
 
 /// An arrived message that found no posted receive (or that improbe took out of the queue).
 /// The header is kept as an RtsHdr whatever the type: eager-sync keeps its sreq there.
@@ -173,8 +194,8 @@ class PmlImpl final : public Pml {
   // matching and eager (eager.cc)
   MatchHdr make_match_hdr(HdrType type, int dst, int src_rank, int tag, uint32_t ctx, size_t len);
   void send_eager(SendReq* s, int dst, int src_rank, int tag, uint32_t ctx);
-  void process_match(int peer, const void* hdr, size_t hdr_len, const void* payload,
-                     size_t payload_len);
+  void process_match(int peer, const MatchHdr& mh, const void* hdr, size_t hdr_len,
+                     const void* payload, size_t payload_len);
   void deliver(RecvReq* r, int peer, const RtsHdr& h, const void* payload);
   void deliver_eager(RecvReq* r, int peer, const RtsHdr& h, const void* payload);
   /// Copy an eager payload into a contiguous buffer of `cap` bytes and fill *st; answers FIN

@@ -126,7 +126,7 @@ void PmlImpl::on_match_am(int peer, const void* hdr, size_t hdr_len, const void*
   Peer& p = peers_[peer];
   if (m.seq == p.recv_seq) {
     ++p.recv_seq;
-    process_match(peer, hdr, hdr_len, payload, payload_len);
+    process_match(peer, m, hdr, hdr_len, payload, payload_len);
     if (!p.parked.empty()) drain_parked(peer);
     return;
   }
@@ -152,7 +152,9 @@ void PmlImpl::drain_parked(int peer) {
     ParkedAm a = std::move(it->second);
     p.parked.erase(it);
     ++p.recv_seq;
-    process_match(peer, a.hdr.data(), a.hdr.size(), a.payload.data(), a.payload.size());
+    MatchHdr m{};
+    read_hdr(a.hdr.data(), a.hdr.size(), &m);  // checked when it was parked
+    process_match(peer, m, a.hdr.data(), a.hdr.size(), a.payload.data(), a.payload.size());
   }
 }
 

@@ -82,6 +82,11 @@ int ShmBtl::poll_rings() {
       ring.pop();
       ++delivered;
       more = true;
+      if (yield_) {
+        yield_ = false;
+        more = false;
+        break;
+      }
     }
   }
   if (++poll_start_ == n) poll_start_ = 0;

@@ -114,6 +114,10 @@ class RingConsumer {
   const uint8_t* front() {
     uint8_t* slot = detail::slot_at(base_, geo_, head_);
     if (detail::stamp(slot)->load(std::memory_order_acquire) != head_ + 1) return nullptr;
+    __builtin_prefetch(detail::slot_at(base_, geo_, head_ + 1));
+    __builtin_prefetch(detail::slot_at(base_, geo_, head_ + 2));
+    __builtin_prefetch(detail::slot_at(base_, geo_, head_ + 3));
+    __builtin_prefetch(detail::slot_at(base_, geo_, head_ + 4));
     return slot + kStampBytes;
   }
 

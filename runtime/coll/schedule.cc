@@ -101,8 +101,8 @@ void Reducer::apply_packed(const void* in, void* inout, size_t count) const {
 
 // Blocking collectives never nest, so one or two spares cover them; nonblocking ones that
 // outlive their siblings simply allocate.
-std::vector<Schedule::Spare>& Schedule::spares() {
-  static std::vector<Spare> s;
+std::vector<std::unique_ptr<Schedule::Memory>>& Schedule::spares() {
+  static std::vector<std::unique_ptr<Memory>> s;
   return s;
 }
 
@@ -112,40 +112,42 @@ Schedule::Schedule(const char* fn, Comm* comm, Mode mode)
       tag_(static_cast<int>(1 + comm->next_coll_seq() % kTagSpan)),
       immediate_(mode == Mode::kImmediate) {
   auto& pool = spares();
-  if (pool.empty()) return;
-  Spare& sp = pool.back();
-  steps_.swap(sp.steps);
-  inflight_.swap(sp.inflight);
-  arena_ = std::move(sp.arena);
-  buffers_.swap(sp.buffers);
-  pool.pop_back();
+  if (pool.empty()) {
+    mem_ = std::make_unique<Memory>();
+  } else {
+    mem_ = std::move(pool.back());
+    pool.pop_back();
+  }
 }
 
 Schedule::~Schedule() {
   for (const Datatype* t : kept_types_) t->release();
   auto& pool = spares();
   if (pool.size() >= 4) return;
-  steps_.clear();
-  inflight_.clear();
-  // Only one spare keeps large buffers, the largest up to kMaxKeptBytes in all, so an idle
-  // process holds at most that much.
-  if (!pool.empty()) buffers_.clear();
-  std::sort(buffers_.begin(), buffers_.end(),
-            [](const Buffer& a, const Buffer& b) { return a.size > b.size; });
-  size_t kept = 0, n = 0;
-  for (; n < buffers_.size() && kept + buffers_[n].size <= kMaxKeptBytes; ++n) {
-    kept += buffers_[n].size;
-    buffers_[n].used = false;
+  mem_->steps.clear();
+  mem_->inflight.clear();
+  std::vector<Buffer>& bufs = mem_->buffers;
+  if (!bufs.empty()) {
+    // Only one spare keeps large buffers, the largest up to kMaxKeptBytes in all, so an idle
+    // process holds at most that much.
+    if (!pool.empty()) bufs.clear();
+    std::sort(bufs.begin(), bufs.end(),
+              [](const Buffer& a, const Buffer& b) { return a.size > b.size; });
+    size_t kept = 0, n = 0;
+    for (; n < bufs.size() && kept + bufs[n].size <= kMaxKeptBytes; ++n) {
+      kept += bufs[n].size;
+      bufs[n].used = false;
+    }
+    bufs.resize(n);
   }
-  buffers_.resize(n);
-  pool.push_back({std::move(steps_), std::move(inflight_), std::move(arena_), std::move(buffers_)});
+  pool.push_back(std::move(mem_));
 }
 
 void Schedule::add(const Step& s) {
   if (immediate_)
     execute(s);
   else
-    steps_.push_back(s);
+    mem_->steps.push_back(s);
   group_break_ = false;
 }
 
@@ -161,13 +163,13 @@ void Schedule::execute(const Step& s) {
 
 void Schedule::wait_inflight() {
   auto all_done = [this] {
-    for (; first_open_ < inflight_.size(); ++first_open_)
-      if (!inflight_[first_open_]->complete) return false;
+    for (; first_open_ < mem_->inflight.size(); ++first_open_)
+      if (!mem_->inflight[first_open_]->complete) return false;
     return true;
   };
   if (!all_done()) block_until(all_done);
-  for (pml::Request* r : inflight_) reap(r);
-  inflight_.clear();
+  for (pml::Request* r : mem_->inflight) reap(r);
+  mem_->inflight.clear();
   first_open_ = 0;
 }
 
@@ -241,18 +243,18 @@ void Schedule::seal() {
 char* Schedule::scratch(size_t bytes) {
   const size_t rounded = (bytes + 15) & ~size_t{15};
   if (rounded <= kArenaBytes - arena_used_) {
-    if (!arena_) arena_ = std::make_unique_for_overwrite<char[]>(kArenaBytes);
-    char* p = arena_.get() + arena_used_;
+    if (!mem_->arena) mem_->arena = std::make_unique_for_overwrite<char[]>(kArenaBytes);
+    char* p = mem_->arena.get() + arena_used_;
     arena_used_ += rounded;
     return p;
   }
   // The smallest kept buffer that fits, else a new one.
   Buffer* best = nullptr;
-  for (Buffer& b : buffers_)
+  for (Buffer& b : mem_->buffers)
     if (!b.used && b.size >= bytes && (!best || b.size < best->size)) best = &b;
   if (!best) {
-    buffers_.push_back({std::make_unique_for_overwrite<char[]>(rounded), rounded, false});
-    best = &buffers_.back();
+    mem_->buffers.push_back({std::make_unique_for_overwrite<char[]>(rounded), rounded, false});
+    best = &mem_->buffers.back();
   }
   best->used = true;
   return best->mem.get();
@@ -279,7 +281,7 @@ void Schedule::post(const Step& s) {
   if (r->complete)
     reap(r);
   else
-    inflight_.push_back(r);
+    mem_->inflight.push_back(r);
 }
 
 void Schedule::reap(pml::Request* r) {
@@ -319,24 +321,24 @@ void Schedule::run_local(const Step& s) {
 
 bool Schedule::advance() {
   while (!done_) {
-    if (!inflight_.empty()) {
-      for (; first_open_ < inflight_.size(); ++first_open_)
-        if (!inflight_[first_open_]->complete) return false;
-      for (pml::Request* r : inflight_) reap(r);
-      inflight_.clear();
+    if (!mem_->inflight.empty()) {
+      for (; first_open_ < mem_->inflight.size(); ++first_open_)
+        if (!mem_->inflight[first_open_]->complete) return false;
+      for (pml::Request* r : mem_->inflight) reap(r);
+      mem_->inflight.clear();
       first_open_ = 0;
     }
-    if (pos_ == steps_.size()) {
+    if (pos_ == mem_->steps.size()) {
       done_ = true;
       break;
     }
-    if (!is_transfer(steps_[pos_])) {
-      run_local(steps_[pos_++]);
+    if (!is_transfer(mem_->steps[pos_])) {
+      run_local(mem_->steps[pos_++]);
       continue;
     }
     // Post the whole group; it ends at a local step or a fence.
-    do post(steps_[pos_++]);
-    while (pos_ < steps_.size() && is_transfer(steps_[pos_]) && !steps_[pos_].new_group);
+    do post(mem_->steps[pos_++]);
+    while (pos_ < mem_->steps.size() && is_transfer(mem_->steps[pos_]) && !mem_->steps[pos_].new_group);
   }
   return true;
 }

@@ -131,9 +131,9 @@ class Schedule {
   Comm* comm_;
   int tag_;
   Reducer reducer_;
-  // Small schedules are the latency-critical ones: their steps, requests and scratch come from
-  // memory the previous schedule gave back (Spare), so a small blocking collective does not
-  // touch the heap.
+  // Small schedules are the latency-critical ones: their steps, requests and scratch live in
+  // memory the previous schedule gave back (one Memory, handed over as one pointer), so a
+  // small blocking collective does not touch the heap.
   // Large scratch is kept too: a fresh multi-MiB buffer costs a page fault per 4 KiB, which
   // at 4 MiB is as much as moving the data.
   struct Buffer {
@@ -141,7 +141,7 @@ class Schedule {
     size_t size = 0;
     bool used = false;
   };
-  struct Spare {
+  struct Memory {
     std::vector<Step> steps;
     std::vector<pml::Request*> inflight;
     std::unique_ptr<char[]> arena;
@@ -149,17 +149,14 @@ class Schedule {
   };
   static constexpr size_t kMaxKeptBytes = 16u << 20;
   static constexpr size_t kArenaBytes = 4096;
-  static std::vector<Spare>& spares();
+  static std::vector<std::unique_ptr<Memory>>& spares();
 
-  std::vector<Step> steps_;
+  std::unique_ptr<Memory> mem_;
   std::vector<Step> deferred_;
-  std::vector<Buffer> buffers_;
   std::vector<const Datatype*> kept_types_;
-  std::vector<pml::Request*> inflight_;
-  std::unique_ptr<char[]> arena_;
   size_t arena_used_ = 0;
   size_t pos_ = 0;
-  size_t first_open_ = 0;  // inflight_[i] for i < first_open_ are known complete
+  size_t first_open_ = 0;  // inflight[i] for i < first_open_ are known complete
   bool group_break_ = false;
   bool immediate_ = false;
   bool done_ = false;

@@ -163,10 +163,8 @@ Alg forced(Coll c) {
   return f.dynamic ? read_forced(c) : f.alg[static_cast<int>(c)];
 }
 
-}  // namespace
-
-bool applicable(Coll c, Alg a, const CallShape& s) {
-  if (!implements(c, a)) return false;
+// Whether `a`, an algorithm of `c`, can run this call.
+bool fits(Coll c, Alg a, const CallShape& s) {
   switch (a) {
     case Alg::kRabenseifner:
       // Recursive halving splits the vector into floor_pow2(n) blocks of >= 1 element and
@@ -184,12 +182,16 @@ bool applicable(Coll c, Alg a, const CallShape& s) {
   }
 }
 
+}  // namespace
+
+bool applicable(Coll c, Alg a, const CallShape& s) { return implements(c, a) && fits(c, a, s); }
+
 Alg choose(Coll c, const CallShape& shape) {
   Alg f = forced(c);
   if (f != Alg::kAuto && applicable(c, f, shape)) return f;
   for (const Row& r : kTable)
     if (r.coll == c && shape.ranks <= r.max_ranks && shape.bytes <= r.max_bytes &&
-        applicable(c, r.alg, shape))
+        fits(c, r.alg, shape))
       return r.alg;
   // Unreachable: every collective's last row applies to every call.
   std::fprintf(stderr, "mpr: internal error: no %s algorithm for %d ranks, %zu bytes\n",
