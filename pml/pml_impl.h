@@ -247,6 +247,7 @@ class PmlImpl final : public Pml {
   Recycler<RecvReq> recv_reqs_{kKeptRequests};
   std::vector<Message*> spare_msgs_;  // recycled messages, payload buffers kept
   static constexpr size_t kKeptRequests = 256;
+  static constexpr size_t kYieldAfterBytes = 4096;  // see process_match
   static constexpr size_t kKeptMessages = 128;
   static constexpr size_t kKeptPayload = 16384;  // larger buffers are freed with their message
   std::vector<uint8_t> frag_scratch_;  // one fragment of a non-contiguous send, being packed
