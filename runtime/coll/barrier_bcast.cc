@@ -20,17 +20,17 @@ void bcast_binomial(Schedule& s, void* buf, size_t bytes, int root) {
   const int n = s.size();
   // Relative rank v receives from v minus its lowest set bit, then sends to v + 2^j for each
   // 2^j below that bit, largest subtree first.
-  const int v = (s.rank() - root + n) % n;
+  const int v = wrap(s.rank() - root + n, n);
   int mask = 1;
   for (; mask < n; mask <<= 1) {
     if (v & mask) {
-      s.recv(buf, bytes, (v - mask + root) % n);
+      s.recv(buf, bytes, wrap(v - mask + root, n));
       break;
     }
   }
   s.fence();
   for (mask >>= 1; mask > 0; mask >>= 1)
-    if (v + mask < n) s.send(buf, bytes, (v + mask + root) % n);
+    if (v + mask < n) s.send(buf, bytes, wrap(v + mask + root, n));
 }
 
 // The root's buffer is cut into n chunks (chunk i for relative rank i); a binomial scatter
@@ -73,8 +73,8 @@ void barrier(Schedule& s) {
   const int n = s.size(), r = s.rank();
   for (int k = 1; k < n; k <<= 1) {
     s.fence();
-    s.recv(nullptr, 0, (r - k + n) % n);
-    s.send(nullptr, 0, (r + k) % n);
+    s.recv(nullptr, 0, wrap(r - k + n, n));
+    s.send(nullptr, 0, wrap(r + k, n));
   }
 }
 

@@ -18,6 +18,10 @@
 
 namespace mpr::runtime::coll {
 
+/// x mod n for x in [0, 2n): rank arithmetic on the latency path of small collectives, where
+/// an integer division (tens of cycles, several per call) is a visible part of the cost.
+inline int wrap(int x, int n) { return x >= n ? x - n : x; }
+
 /// A block of bytes at one rank (v-variants: one per peer).
 struct Span {
   char* ptr;

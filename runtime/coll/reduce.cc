@@ -27,15 +27,15 @@ void reduce_binomial(Schedule& s, const void* sendbuf, void* recvbuf, size_t cou
   const int n = s.size(), rank = s.rank();
   const size_t bytes = count * s.reducer().esz;
   const int tree_root = s.reducer().commutative() ? root : 0;
-  const int v = (rank - tree_root + n) % n;
+  const int v = wrap(rank - tree_root + n, n);
   int parent = -1;
   std::vector<int> children;
   for (int mask = 1; mask < n; mask <<= 1) {
     if (v & mask) {
-      parent = (v - mask + tree_root) % n;
+      parent = wrap(v - mask + tree_root, n);
       break;
     }
-    if (v + mask < n) children.push_back((v + mask + tree_root) % n);
+    if (v + mask < n) children.push_back(wrap(v + mask + tree_root, n));
   }
   // Children's partial results arrive in any order into their own buffers, then fold in from
   // the lowest: after child i, bufs[i] = mine op child_0 op ... op child_i.
@@ -143,8 +143,10 @@ void allreduce_recursive_doubling(Schedule& s, const void* sendbuf, void* recvbu
   for (int mask = 1; mask < f.pof2; mask <<= 1) {
     const int pnr = nr ^ mask, peer = f.real_rank(pnr);
     s.fence();
-    s.recv(t, bytes, peer);
+    // Send first: the partner waits for it, and by the time the receive is posted our own
+    // message may be here already (then it completes without a pml request).
     s.send(a, bytes, peer);
+    s.recv(t, bytes, peer);
     if (pnr < nr || commute) {
       s.reduce(t, a, count);
     } else {
