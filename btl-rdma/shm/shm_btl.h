@@ -36,6 +36,8 @@ constexpr size_t kCmaStepBytes = size_t{4} << 20;
 /// Messages progress() hands to handlers per call at most, so completions and the caller's
 /// own work are not starved by a flood.
 constexpr int kMaxMessagesPerProgress = 64;
+/// Messages up to this size are prefetched whole before their handler runs (poll_rings).
+constexpr size_t kPrefetchBytes = 1024;
 /// rkey.words[1] of shm registrations: catches a key from another backend handed to us.
 constexpr uint64_t kRkeyTag = 0x73686d2d726b6579ULL;  // "shm-rkey"
 
