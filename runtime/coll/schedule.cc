@@ -101,53 +101,61 @@ void Reducer::apply_packed(const void* in, void* inout, size_t count) const {
 
 // Blocking collectives never nest, so one or two spares cover them; nonblocking ones that
 // outlive their siblings simply allocate.
-std::vector<std::unique_ptr<Schedule::Memory>>& Schedule::spares() {
-  static std::vector<std::unique_ptr<Memory>> s;
-  return s;
-}
+std::vector<Schedule::Memory*> Schedule::spares_;
 
 Schedule::Schedule(const char* fn, Comm* comm, Mode mode)
     : fn_(fn),
       comm_(comm),
       tag_(static_cast<int>(1 + comm->next_coll_seq() % kTagSpan)),
-      immediate_(mode == Mode::kImmediate) {
-  auto& pool = spares();
-  if (pool.empty()) {
-    mem_ = std::make_unique<Memory>();
-  } else {
-    mem_ = std::move(pool.back());
-    pool.pop_back();
+      immediate_(mode == Mode::kImmediate) {}
+
+Schedule::Memory& Schedule::mem() {
+  if (!mem_) {
+    if (spares_.empty()) {
+      mem_ = new Memory;
+    } else {
+      mem_ = spares_.back();
+      spares_.pop_back();
+    }
   }
+  return *mem_;
 }
 
 Schedule::~Schedule() {
   for (const Datatype* t : kept_types_) t->release();
-  auto& pool = spares();
-  if (pool.size() >= 4) return;
+  if (!mem_) return;
+  if (spares_.size() >= kSpares) {
+    delete mem_;
+    return;
+  }
   mem_->steps.clear();
   mem_->inflight.clear();
-  std::vector<Buffer>& bufs = mem_->buffers;
-  if (!bufs.empty()) {
-    // Only one spare keeps large buffers, the largest up to kMaxKeptBytes in all, so an idle
-    // process holds at most that much.
-    if (!pool.empty()) bufs.clear();
-    std::sort(bufs.begin(), bufs.end(),
-              [](const Buffer& a, const Buffer& b) { return a.size > b.size; });
-    size_t kept = 0, n = 0;
-    for (; n < bufs.size() && kept + bufs[n].size <= kMaxKeptBytes; ++n) {
-      kept += bufs[n].size;
-      bufs[n].used = false;
-    }
-    bufs.resize(n);
+  if (!mem_->buffers.empty()) trim(mem_->buffers, spares_.empty());
+  spares_.push_back(mem_);
+}
+
+void Schedule::trim(std::vector<Buffer>& bufs, bool keep_any) {
+  // Only one spare keeps large buffers, the largest up to kMaxKeptBytes in all, so an idle
+  // process holds at most that much.
+  if (!keep_any) {
+    bufs.clear();
+    return;
   }
-  pool.push_back(std::move(mem_));
+  std::sort(bufs.begin(), bufs.end(),
+            [](const Buffer& a, const Buffer& b) { return a.size > b.size; });
+  size_t kept = 0, n = 0;
+  for (; n < bufs.size() && kept + bufs[n].size <= kMaxKeptBytes; ++n) {
+    kept += bufs[n].size;
+    bufs[n].used = false;
+  }
+  bufs.resize(n);
 }
 
 void Schedule::add(const Step& s) {
   if (immediate_)
     execute(s);
   else
-    mem_->steps.push_back(s);
+    mem().steps.push_back(s);
   group_break_ = false;
 }
 
@@ -162,6 +170,7 @@ void Schedule::execute(const Step& s) {
 }
 
 void Schedule::wait_inflight() {
+  if (!mem_ || mem_->inflight.empty()) return;
   auto all_done = [this] {
     for (; first_open_ < mem_->inflight.size(); ++first_open_)
       if (!mem_->inflight[first_open_]->complete) return false;
@@ -242,19 +251,25 @@ void Schedule::seal() {
 
 char* Schedule::scratch(size_t bytes) {
   const size_t rounded = (bytes + 15) & ~size_t{15};
+  if (rounded <= sizeof small_ - small_used_) {
+    char* p = small_ + small_used_;
+    small_used_ += rounded;
+    return p;
+  }
+  Memory& m = mem();
   if (rounded <= kArenaBytes - arena_used_) {
-    if (!mem_->arena) mem_->arena = std::make_unique_for_overwrite<char[]>(kArenaBytes);
-    char* p = mem_->arena.get() + arena_used_;
+    if (!m.arena) m.arena = std::make_unique_for_overwrite<char[]>(kArenaBytes);
+    char* p = m.arena.get() + arena_used_;
     arena_used_ += rounded;
     return p;
   }
   // The smallest kept buffer that fits, else a new one.
   Buffer* best = nullptr;
-  for (Buffer& b : mem_->buffers)
+  for (Buffer& b : m.buffers)
     if (!b.used && b.size >= bytes && (!best || b.size < best->size)) best = &b;
   if (!best) {
-    mem_->buffers.push_back({std::make_unique_for_overwrite<char[]>(rounded), rounded, false});
-    best = &mem_->buffers.back();
+    m.buffers.push_back({std::make_unique_for_overwrite<char[]>(rounded), rounded, false});
+    best = &m.buffers.back();
   }
   best->used = true;
   return best->mem.get();
@@ -281,7 +296,7 @@ void Schedule::post(const Step& s) {
   if (r->complete)
     reap(r);
   else
-    mem_->inflight.push_back(r);
+    mem().inflight.push_back(r);
 }
 
 void Schedule::reap(pml::Request* r) {
@@ -321,14 +336,14 @@ void Schedule::run_local(const Step& s) {
 
 bool Schedule::advance() {
   while (!done_) {
-    if (!mem_->inflight.empty()) {
+    if (mem_ && !mem_->inflight.empty()) {
       for (; first_open_ < mem_->inflight.size(); ++first_open_)
         if (!mem_->inflight[first_open_]->complete) return false;
       for (pml::Request* r : mem_->inflight) reap(r);
       mem_->inflight.clear();
       first_open_ = 0;
     }
-    if (pos_ == mem_->steps.size()) {
+    if (!mem_ || pos_ == mem_->steps.size()) {
       done_ = true;
       break;
     }

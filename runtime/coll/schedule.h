@@ -149,9 +149,19 @@ class Schedule {
   };
   static constexpr size_t kMaxKeptBytes = 16u << 20;
   static constexpr size_t kArenaBytes = 4096;
-  static std::vector<std::unique_ptr<Memory>>& spares();
+  /// Memory of finished schedules, for the next ones (at most kSpares kept).
+  static std::vector<Memory*> spares_;
+  static constexpr size_t kSpares = 4;
+  /// Keep the largest scratch buffers up to kMaxKeptBytes, free the rest.
+  static void trim(std::vector<Buffer>& bufs, bool keep_any);
 
-  std::unique_ptr<Memory> mem_;
+  /// The spare memory this schedule took, on first use (a small blocking collective whose
+  /// transfers complete at once never needs one).
+  Memory& mem();
+  Memory* mem_ = nullptr;
+  // Scratch of small collectives (a recursive-doubling allreduce's receive buffer).
+  alignas(16) char small_[256];
+  size_t small_used_ = 0;
   std::vector<Step> deferred_;
   std::vector<const Datatype*> kept_types_;
   size_t arena_used_ = 0;
