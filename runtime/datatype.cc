@@ -164,6 +164,10 @@ int64_t Datatype::count_in(size_t bytes) const {
 }
 
 bool Datatype::dense(size_t count, ptrdiff_t* offset) const {
+  if (contiguous && size > 0 && count > 0) {  // set when the type was built
+    *offset = true_lb;
+    return true;
+  }
   *offset = 0;
   if (count == 0 || size == 0) return true;
   ptrdiff_t disp;

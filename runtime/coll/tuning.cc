@@ -7,6 +7,7 @@
 // for the tables behind each threshold.
 #include "runtime/coll/tuning.h"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -152,9 +153,15 @@ struct Forced {
   }
 };
 
+// Read on every collective call: an atomic pointer filled on first use costs one load, where a
+// function-local static's guard measured tens of instructions per call.
 const Forced& forced_all() {
-  static const Forced f;
-  return f;
+  static std::atomic<const Forced*> cached{nullptr};
+  const Forced* f = cached.load(std::memory_order_acquire);
+  if (f) return *f;
+  auto* fresh = new Forced;  // kept for the life of the process
+  if (!cached.compare_exchange_strong(f, fresh, std::memory_order_acq_rel)) delete fresh;
+  return *cached.load(std::memory_order_acquire);
 }
 
 Alg forced(Coll c) {
