@@ -339,6 +339,63 @@ TEST_CASE("sends queued behind kRetry keep their order", "[protocol]") {
   for (auto* r : recvs) w.pml(1).release(r);
 }
 
+TEST_CASE("send_now and recv_now complete at once or do nothing, keeping the order",
+          "[protocol]") {
+  FakeOptions o;
+  o.channel_capacity = 2;  // the third message to a peer meets kRetry until delivery
+  FakeWorld w(2, o);
+  pml::Pml& a = w.pml(0);
+  pml::Pml& b = w.pml(1);
+  pml::Status st;
+  uint32_t got = 0;
+  // Nothing has arrived: recv_now takes nothing and leaves no trace.
+  CHECK_FALSE(b.recv_now(&got, 4, 0, 0, kCtx, &st));
+  // Two fit the channel, the third does not: nothing of it goes out.
+  uint32_t v[4] = {10, 11, 12, 13};
+  CHECK(a.send_now(&v[0], 4, 1, 0, 0, kCtx));
+  CHECK(a.send_now(&v[1], 4, 1, 0, 0, kCtx));
+  CHECK_FALSE(a.send_now(&v[2], 4, 1, 0, 0, kCtx));
+  // Larger than the eager limit: never sent now.
+  std::vector<uint8_t> big(o.eager_limit + 1, 7);
+  CHECK_FALSE(a.send_now(big.data(), big.size(), 1, 0, 0, kCtx));
+  // The refused message goes by isend; a message queued behind it keeps send_now out.
+  pml::Request* s2 = a.isend(&v[2], 4, 1, 0, 0, kCtx, pml::SendMode::kStandard);
+  CHECK_FALSE(a.send_now(&v[3], 4, 1, 0, 0, kCtx));
+  pml::Request* s3 = a.isend(&v[3], 4, 1, 0, 0, kCtx, pml::SendMode::kStandard);
+  // Receive them in order: recv_now once they arrived, with the status a request would have.
+  for (uint32_t i = 0; i < 4; ++i) {
+    INFO("message " << i);
+    REQUIRE(w.drive([&] { return b.recv_now(&got, 4, 0, 0, kCtx, &st); }));
+    CHECK(got == 10 + i);
+    CHECK(st.source == 0);
+    CHECK(st.tag == 0);
+    CHECK(st.bytes == 4);
+    CHECK(st.error == pml::kOk);
+  }
+  REQUIRE(w.drive_all({s2, s3}));
+  a.release(s2);
+  a.release(s3);
+  // A short buffer: truncated like a request, and only its bytes written.
+  uint64_t wide = 0x0102030405060708ull;
+  REQUIRE(a.send_now(&wide, 8, 1, 0, 4, kCtx));
+  uint8_t small[5] = {0, 0, 0, 0, 0xEE};
+  REQUIRE(w.drive([&] { return b.recv_now(small, 4, 0, 4, kCtx, &st); }));
+  CHECK(st.error == pml::kErrTruncate);
+  CHECK(st.bytes == 4);
+  CHECK(std::memcmp(small, &wide, 4) == 0);
+  CHECK(small[4] == 0xEE);
+  // A rendezvous message is left for a request.
+  std::vector<uint8_t> in(big.size());
+  pml::Request* sb = a.isend(big.data(), big.size(), 1, 0, 6, kCtx, pml::SendMode::kStandard);
+  w.drive([] { return false; }, 50);
+  CHECK_FALSE(b.recv_now(in.data(), in.size(), 0, 6, kCtx, &st));
+  pml::Request* rb = b.irecv(in.data(), in.size(), 0, 6, kCtx);
+  REQUIRE(w.drive_all({sb, rb}));
+  CHECK(in == big);
+  a.release(sb);
+  b.release(rb);
+}
+
 TEST_CASE("a request released before completion is freed when it completes", "[protocol]") {
   FakeWorld w(2, rough_wire());
   auto data = make_payload(3, 200000);
