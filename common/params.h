@@ -2,6 +2,7 @@
 // mprun --params prints the same table, so the documentation cannot drift from what is read.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -24,5 +25,21 @@ std::string param_string(const char* name);
 /// reported once on stderr and the default is used.
 int64_t param_int(const char* name);
 bool param_bool(const char* name);
+
+/// A T built once, on first use, by its default constructor (which reads the tunables it
+/// needs) and kept for the life of the process. For values read on every call of a hot path:
+/// one atomic load, where a function-local static's guard measured tens of instructions.
+template <typename T>
+const T& tunables_once() {
+  static std::atomic<const T*> cached{nullptr};
+  const T* t = cached.load(std::memory_order_acquire);
+  if (t) return *t;
+  auto* fresh = new T;
+  if (!cached.compare_exchange_strong(t, fresh, std::memory_order_acq_rel)) {
+    delete fresh;
+    return *t;
+  }
+  return *fresh;
+}
 
 }  // namespace mpr::common

@@ -153,7 +153,10 @@ Message* PmlImpl::new_message(size_t payload) {
 }
 
 void PmlImpl::free_message(Message* m) {
-  all_msgs_.erase(m);
+  if (m->taken) {
+    taken_msgs_.erase(m);
+    m->taken = false;
+  }
   if (kRecycle && spare_msgs_.size() < kKeptMessages && m->data_cap <= kKeptPayload) {
     assert(!m->queued);
     spare_msgs_.push_back(m);
@@ -200,6 +203,8 @@ Message* PmlImpl::improbe(int src, int tag, uint32_t ctx, Status* st) {
   }
   if (!e) return nullptr;
   auto* m = static_cast<Message*>(e);
+  m->taken = true;
+  taken_msgs_.push_back(m);
   fill_probe_status(m, st);
   return m;
 }
@@ -291,7 +296,6 @@ void PmlImpl::process_match(int peer, const MatchHdr& mh, const void* hdr, size_
     m->hdr.sreq = h.sreq;
   }
   if (data_len > 0) copy_payload(m->data.get(), payload, data_len);
-  all_msgs_.push_back(m);
   match_.add_unexpected(m);
   ++stats_.unexpected_msgs;
   if (match_.unexpected_count() > stats_.unexpected_peak)

@@ -44,8 +44,9 @@ MatchEngine::Queues* MatchEngine::find_queues(uint32_t ctx) {
 
 PostedEntry* MatchEngine::match_arrival(uint32_t ctx, int src, int tag) {
   assert(src >= 0);
+  if (posted_count_ == 0) return nullptr;
   Queues* q = find_queues(ctx);
-  if (!q || posted_count_ == 0) return nullptr;
+  if (!q) return nullptr;
   PostedEntry* specific = nullptr;
   if (static_cast<size_t>(src) < q->posted_by_src.size())
     specific = first_accepting(q->posted_by_src[src], tag);
@@ -119,6 +120,17 @@ void MatchEngine::remove_unexpected(ArrivedEntry* e) {
   q->unexpected_all.erase(e);
   e->queued = false;
   --unexpected_count_;
+}
+
+ArrivedEntry* MatchEngine::take_any_unexpected() {
+  if (unexpected_count_ == 0) return nullptr;
+  for (auto& entry : by_ctx_) {
+    if (ArrivedEntry* e = entry.second.unexpected_all.front()) {
+      remove_unexpected(e);
+      return e;
+    }
+  }
+  return nullptr;
 }
 
 ArrivedEntry* MatchEngine::take_unexpected(uint32_t ctx, int src, int tag) {

@@ -71,6 +71,8 @@ class MatchEngine {
   void remove_unexpected(ArrivedEntry* e);
   /// find_unexpected + remove_unexpected.
   ArrivedEntry* take_unexpected(uint32_t ctx, int src, int tag);
+  /// Dequeue and return any unexpected message, or nullptr when none is left (teardown).
+  ArrivedEntry* take_any_unexpected();
 
   size_t posted_count() const { return posted_count_; }
   size_t unexpected_count() const { return unexpected_count_; }

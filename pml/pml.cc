@@ -139,10 +139,11 @@ PmlImpl::~PmlImpl() {
     }
     free_req(r);
   }
-  while (Message* m = all_msgs_.front()) {
-    all_msgs_.erase(m);
+  while (Message* m = taken_msgs_.front()) {
+    taken_msgs_.erase(m);
     delete m;
   }
+  while (ArrivedEntry* e = match_.take_any_unexpected()) delete static_cast<Message*>(e);
   for (Message* m : spare_msgs_) delete m;
 }
 

@@ -107,6 +107,7 @@ struct Message : ArrivedEntry, Hook<AllTag> {
   RtsHdr hdr{};
   std::unique_ptr<uint8_t[]> data;  ///< eager payload, hdr.m.len bytes
   size_t data_cap = 0;              ///< bytes allocated at data (kept when recycled)
+  bool taken = false;  ///< taken out of the queues by improbe: listed in taken_msgs_
 };
 
 /// An active message that met kRetry, or that must wait behind one (per-peer order).
@@ -242,7 +243,9 @@ class PmlImpl final : public Pml {
   IList<SendReq, ActiveTag> pipelines_;
   IList<RecvReq, ActiveTag> getters_;
   IList<ReqBase, AllTag> all_reqs_;
-  IList<Message, AllTag> all_msgs_;
+  // Queued unexpected messages are reached through match_; those improbe took out are listed
+  // here, so the destructor frees both.
+  IList<Message, AllTag> taken_msgs_;
   Recycler<SendReq> send_reqs_{kKeptRequests};
   Recycler<RecvReq> recv_reqs_{kKeptRequests};
   std::vector<Message*> spare_msgs_;  // recycled messages, payload buffers kept

@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 
 #include "common/params.h"
@@ -191,13 +190,7 @@ struct Segmenting {
   size_t max = static_cast<size_t>(common::param_int("MPR_COLL_SEGMENT_MAX"));
 };
 Segmenting segmenting() {
-  if (dynamic_tunables()) return Segmenting();
-  static std::atomic<const Segmenting*> cached{nullptr};
-  const Segmenting* s = cached.load(std::memory_order_acquire);
-  if (s) return *s;
-  auto* fresh = new Segmenting;  // kept for the life of the process
-  if (!cached.compare_exchange_strong(s, fresh, std::memory_order_acq_rel)) delete fresh;
-  return *cached.load(std::memory_order_acquire);
+  return dynamic_tunables() ? Segmenting() : common::tunables_once<Segmenting>();
 }
 
 void Schedule::transfer(Kind kind, const void* src, void* dst, size_t bytes, int peer) {

@@ -7,7 +7,6 @@
 // for the tables behind each threshold.
 #include "runtime/coll/tuning.h"
 
-#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -153,16 +152,7 @@ struct Forced {
   }
 };
 
-// Read on every collective call: an atomic pointer filled on first use costs one load, where a
-// function-local static's guard measured tens of instructions per call.
-const Forced& forced_all() {
-  static std::atomic<const Forced*> cached{nullptr};
-  const Forced* f = cached.load(std::memory_order_acquire);
-  if (f) return *f;
-  auto* fresh = new Forced;  // kept for the life of the process
-  if (!cached.compare_exchange_strong(f, fresh, std::memory_order_acq_rel)) delete fresh;
-  return *cached.load(std::memory_order_acquire);
-}
+const Forced& forced_all() { return common::tunables_once<Forced>(); }
 
 Alg forced(Coll c) {
   const Forced& f = forced_all();
