@@ -78,4 +78,26 @@ int wait_and_finish(const char* fn, pml::Request* r, MPI_Status* st) {
   return request_finish(fn, r, st);
 }
 
+int send_blocking(const char* fn, Comm* comm, const void* buf, int count, const Datatype* type,
+                  int dest, int tag, pml::SendMode mode) {
+  ptrdiff_t off;
+  if (mode == pml::SendMode::kStandard && dest != MPI_PROC_NULL &&
+      type->dense(static_cast<size_t>(count), &off) &&
+      the_pml().send_now(offset_ptr(buf, off), static_cast<size_t>(count) * type->size,
+                         comm->peer(dest), comm->rank(), tag, comm->ctx_p2p()))
+    return MPI_SUCCESS;
+  return wait_and_finish(fn, start_send(comm, buf, count, type, dest, tag, mode), nullptr);
+}
+
+int recv_blocking(const char* fn, Comm* comm, void* buf, int count, const Datatype* type,
+                  int source, int tag, MPI_Status* st) {
+  ptrdiff_t off;
+  pml::Status ps;
+  if (source != MPI_PROC_NULL && type->dense(static_cast<size_t>(count), &off) &&
+      the_pml().recv_now(offset_ptr(buf, off), static_cast<size_t>(count) * type->size, source,
+                         tag, comm->ctx_p2p(), &ps))
+    return pml_status(fn, ps, st);
+  return wait_and_finish(fn, start_recv(comm, buf, count, type, source, tag), st);
+}
+
 }  // namespace mpr::runtime

@@ -23,6 +23,14 @@ pml::Request* start_mrecv(Comm* comm, void* buf, int count, const Datatype* type
 /// Wait for `r`, then request_finish it. Returns its MPI error code (not raised).
 int wait_and_finish(const char* fn, pml::Request* r, MPI_Status* st);
 
+/// Blocking send and receive: as start_send/start_recv plus wait_and_finish, but a send that
+/// can leave at once and a receive whose message is already here complete without a request.
+/// Return the MPI error code (not raised).
+int send_blocking(const char* fn, Comm* comm, const void* buf, int count, const Datatype* type,
+                  int dest, int tag, pml::SendMode mode);
+int recv_blocking(const char* fn, Comm* comm, void* buf, int count, const Datatype* type,
+                  int source, int tag, MPI_Status* st);
+
 /// A message dequeued by MPI_Mprobe/MPI_Improbe, with the communicator it arrived on.
 struct MatchedMessage {
   static constexpr unsigned kMagic = 0x4d736721;  // "Msg!"

@@ -108,7 +108,10 @@ int request_status(const char* fn, const pml::Request* r, MPI_Status* st) {
     if (st) *st = tmp;
     return code;
   }
-  const pml::Status& s = r->status;
+  return pml_status(fn, r->status, st);
+}
+
+int pml_status(const char* fn, const pml::Status& s, MPI_Status* st) {
   int code = MPI_SUCCESS;
   if (s.error == pml::kErrTruncate)
     code = make_error(MPI_ERR_TRUNCATE, fn,

@@ -54,6 +54,8 @@ class Poller {
 /// For a complete request: fill *st (if not null) and return its MPI error code (made with
 /// `fn`'s name, not raised). The request stays as it is (MPI_Request_get_status).
 int request_status(const char* fn, const pml::Request* r, MPI_Status* st);
+/// The same for the status of a pml transfer that completed without a request.
+int pml_status(const char* fn, const pml::Status& s, MPI_Status* st);
 /// For a complete request: fill *st (if not null), return its MPI error code (made with `fn`'s
 /// name, not raised), and free the request; a persistent request becomes inactive instead.
 int request_finish(const char* fn, pml::Request* r, MPI_Status* st);

@@ -19,8 +19,7 @@ int blocking_send(const char* fn, const void* buf, int count, MPI_Datatype type,
   Comm* comm;
   Datatype* dt;
   MPR_TRY(check_send(fn, h, buf, count, type, dest, tag, &comm, &dt));
-  int rc = wait_and_finish(fn, start_send(comm, buf, count, dt, dest, tag, mode), nullptr);
-  return raise(comm, rc);
+  return raise(comm, send_blocking(fn, comm, buf, count, dt, dest, tag, mode));
 }
 
 int nonblocking_send(const char* fn, const void* buf, int count, MPI_Datatype type, int dest,
@@ -136,8 +135,7 @@ extern "C" int PMPI_Recv(void* buf, int count, MPI_Datatype datatype, int source
   Comm* comm;
   Datatype* dt;
   MPR_TRY(check_recv(fn, h, buf, count, datatype, source, tag, &comm, &dt));
-  int rc = wait_and_finish(fn, start_recv(comm, buf, count, dt, source, tag), status);
-  return raise(comm, rc);
+  return raise(comm, recv_blocking(fn, comm, buf, count, dt, source, tag, status));
 }
 MPR_WEAK_ALIAS(Recv);
 
