@@ -170,7 +170,10 @@ void Schedule::execute(const Step& s) {
 }
 
 void Schedule::wait_inflight() {
-  if (!mem_ || mem_->inflight.empty()) return;
+  if (!mem_ || mem_->inflight.empty()) {
+    sent_in_group_ = false;  // the group is over either way
+    return;
+  }
   auto all_done = [this] {
     for (; first_open_ < mem_->inflight.size(); ++first_open_)
       if (!mem_->inflight[first_open_]->complete) return false;
