@@ -29,17 +29,30 @@ bool param_bool(const char* name);
 /// A T built once, on first use, by its default constructor (which reads the tunables it
 /// needs) and kept for the life of the process. For values read on every call of a hot path:
 /// one atomic load, where a function-local static's guard measured tens of instructions.
+namespace detail {
 template <typename T>
-const T& tunables_once() {
+std::atomic<const T*>& tunables_slot() {
   static std::atomic<const T*> cached{nullptr};
-  const T* t = cached.load(std::memory_order_acquire);
-  if (t) return *t;
+  return cached;
+}
+// Kept out of line so the caller's fast path is a load and a test, with no stack frame.
+template <typename T>
+[[gnu::noinline, gnu::cold]] const T& tunables_build() {
+  const T* t = nullptr;
   auto* fresh = new T;
-  if (!cached.compare_exchange_strong(t, fresh, std::memory_order_acq_rel)) {
+  if (!tunables_slot<T>().compare_exchange_strong(t, fresh, std::memory_order_acq_rel)) {
     delete fresh;
     return *t;
   }
   return *fresh;
+}
+}  // namespace detail
+
+template <typename T>
+inline const T& tunables_once() {
+  const T* t = detail::tunables_slot<T>().load(std::memory_order_acquire);
+  if (__builtin_expect(t != nullptr, 1)) return *t;
+  return detail::tunables_build<T>();
 }
 
 }  // namespace mpr::common
