@@ -27,8 +27,10 @@ const ParamDef kParams[] = {
      "ones go through the copy pipeline, which measured 2.5-4x faster up to 64 MiB on a "
      "2-core VM where each CMA call costs about 1.5 us (examples/pingpong). One-sided "
      "operations use CMA whatever the size"},
-    {"MPR_SHM_RING_SLOTS", "64", "shm: slots per sender->receiver ring"},
-    {"MPR_SHM_SLOT_SIZE", "16384", "shm: bytes per ring slot (bounds the largest active message)"},
+    {"MPR_SHM_RING_SLOTS", "64",
+     "shm: sender->receiver ring size, in largest records (ring bytes = slots x slot size)"},
+    {"MPR_SHM_SLOT_SIZE", "16384",
+     "shm: bytes of the largest ring record (bounds the largest active message)"},
     {"MPR_VERBS_DEVICE", "",
      "verbs: device[:port] to use (e.g. rxe0:1); empty = nearest to the rank's cores"},
     {"MPR_VERBS_EAGER_LIMIT", "8192", "verbs: largest message (bytes) sent eagerly"},

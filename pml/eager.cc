@@ -9,15 +9,13 @@
 
 namespace mpr::pml {
 
-MatchHdr PmlImpl::make_match_hdr(HdrType type, int dst, int src_rank, int tag, uint32_t ctx,
-                                 size_t len) {
+MatchHdr PmlImpl::make_match_hdr(HdrType type, int dst, int src_rank, int tag, uint32_t ctx) {
   MatchHdr m{};
   m.type = type;
   m.ctx = ctx;
   m.src = src_rank;
   m.tag = tag;
   m.seq = peers_[dst].send_seq++;
-  m.len = len;
   return m;
 }
 
@@ -65,12 +63,12 @@ void PmlImpl::send_eager(SendReq* s, int dst, int src_rank, int tag, uint32_t ct
   if (s->mode == SendMode::kSync) {
     // Completes on the receiver's FIN, sent when the message matches.
     EagerSyncHdr h{};
-    h.m = make_match_hdr(HdrType::kEagerSync, dst, src_rank, tag, ctx, s->len);
+    h.m = make_match_hdr(HdrType::kEagerSync, dst, src_rank, tag, ctx);
     h.sreq = assign_id(s);
     send_ctl(dst, &h, sizeof h, nullptr, kAmMatch, s->buf, s->len);
     return;
   }
-  MatchHdr h = make_match_hdr(HdrType::kEager, dst, src_rank, tag, ctx, s->len);
+  MatchHdr h = make_match_hdr(HdrType::kEager, dst, src_rank, tag, ctx);
   send_ctl(dst, &h, sizeof h, s, kAmMatch, s->buf, s->len);
 }
 
@@ -79,7 +77,7 @@ bool PmlImpl::send_now(const void* buf, size_t bytes, int dst_peer, int src_rank
   assert(dst_peer >= 0 && static_cast<size_t>(dst_peer) < peers_.size());
   Peer& p = peers_[dst_peer];
   if (bytes > p.eager_limit || !p.pending.empty()) return false;
-  MatchHdr h = make_match_hdr(HdrType::kEager, dst_peer, src_rank, tag, ctx, bytes);
+  MatchHdr h = make_match_hdr(HdrType::kEager, dst_peer, src_rank, tag, ctx);
   iovec iov{const_cast<void*>(buf), bytes};
   if (p.btl->send_am(dst_peer, kAmMatch, &h, sizeof h, &iov, bytes ? 1 : 0) ==
       btl::Status::kRetry) {
@@ -179,7 +177,7 @@ void fill_probe_status(const Message* m, Status* st) {
   st->source = m->hdr.m.src;
   st->tag = m->hdr.m.tag;
   st->error = kOk;
-  st->bytes = m->hdr.m.len;
+  st->bytes = m->hdr.len;
   st->cancelled = false;
 }
 }  // namespace
@@ -247,15 +245,15 @@ void PmlImpl::process_match(int peer, const MatchHdr& mh, const void* hdr, size_
   // eager header fills only its MatchHdr and sreq (the rest is read for kRts only).
   RtsHdr h;
   h.m = mh;
+  h.len = payload_len;
   h.sreq = 0;
   bool ok = mh.src >= 0;
   switch (mh.type) {
     case HdrType::kEager:
-      ok = ok && payload_len == mh.len;
       break;
     case HdrType::kEagerSync: {
       EagerSyncHdr es{};
-      ok = ok && read_hdr(hdr, hdr_len, &es) && payload_len == mh.len;
+      ok = ok && read_hdr(hdr, hdr_len, &es);
       h.sreq = es.sreq;
       break;
     }
@@ -280,10 +278,10 @@ void PmlImpl::process_match(int peer, const MatchHdr& mh, const void* hdr, size_
     // cheaper than a progress() call per message. (2-rank bcast stream, us per message,
     // always / from 4 KiB / never: 8 B 0.083 / 0.065 / 0.063, 1 KiB 0.104 / 0.088 / 0.089,
     // 4 KiB 0.151 / 0.144 / 0.175, 8 KiB 0.208 / 0.211 / 0.272.)
-    if (mh.len >= kYieldAfterBytes) peers_[peer].btl->yield_progress();
+    if (h.len >= kYieldAfterBytes) peers_[peer].btl->yield_progress();
     return;
   }
-  const size_t data_len = mh.type != HdrType::kRts ? mh.len : 0;
+  const size_t data_len = mh.type != HdrType::kRts ? payload_len : 0;
   Message* m = new_message(data_len);
   m->ctx = mh.ctx;
   m->src = mh.src;
@@ -293,6 +291,7 @@ void PmlImpl::process_match(int peer, const MatchHdr& mh, const void* hdr, size_
     m->hdr = h;
   } else {
     m->hdr.m = mh;
+    m->hdr.len = h.len;
     m->hdr.sreq = h.sreq;
   }
   if (data_len > 0) copy_payload(m->data.get(), payload, data_len);
@@ -306,9 +305,9 @@ void PmlImpl::deliver(RecvReq* r, int peer, const RtsHdr& h, const void* payload
   r->peer = peer;
   r->status.source = h.m.src;
   r->status.tag = h.m.tag;
-  r->want = std::min<size_t>(h.m.len, r->cap);
+  r->want = std::min<size_t>(h.len, r->cap);
   r->status.bytes = r->want;
-  r->status.error = h.m.len > r->cap ? kErrTruncate : kOk;
+  r->status.error = h.len > r->cap ? kErrTruncate : kOk;
   if (h.m.type == HdrType::kRts)
     start_rndv_recv(r, peer, h);
   else
@@ -327,12 +326,12 @@ void PmlImpl::deliver_eager(RecvReq* r, int peer, const RtsHdr& h, const void* p
 
 void PmlImpl::eager_into(void* buf, size_t cap, int peer, const RtsHdr& h, const void* payload,
                          Status* st) {
-  const size_t n = std::min<size_t>(h.m.len, cap);
+  const size_t n = std::min<size_t>(h.len, cap);
   if (n) copy_payload(buf, payload, n);
   st->source = h.m.src;
   st->tag = h.m.tag;
   st->bytes = n;
-  st->error = h.m.len > cap ? kErrTruncate : kOk;
+  st->error = h.len > cap ? kErrTruncate : kOk;
   st->cancelled = false;
   if (h.m.type == HdrType::kEagerSync) send_fin(peer, h.sreq);
 }

@@ -32,20 +32,19 @@ enum class HdrType : uint8_t {
 constexpr uint8_t kFlagNoGet = 0x1;
 
 /// Matching information carried by every kAmMatch message. `seq` counts kAmMatch messages per
-/// (sender job rank -> receiver job rank); it is checked on arrival so a backend that ever
-/// broke per-peer FIFO would be caught and repaired (parked) instead of mis-matching.
+/// (sender job rank -> receiver job rank), modulo 2^16; it is checked on arrival so a backend
+/// that ever broke per-peer FIFO would be caught and repaired (parked) instead of mis-matching.
+/// 16 bytes: with the shm record word and 8 bytes of data an eager message is 32 bytes, two
+/// to a cache line. An eager message's length is its payload's; RTS carries it in RtsHdr.
 struct MatchHdr {
   HdrType type;
   uint8_t flags;
-  uint16_t reserved;
+  uint16_t seq;
   uint32_t ctx;  ///< communicator context id
   int32_t src;   ///< sender's rank in the communicator
   int32_t tag;
-  uint32_t seq;
-  uint32_t reserved2;
-  uint64_t len;  ///< full message length in bytes
 };
-static_assert(sizeof(MatchHdr) == 32);
+static_assert(sizeof(MatchHdr) == 16);
 static_assert(std::is_trivially_copyable_v<MatchHdr>);
 
 /// Synchronous-mode eager: the receiver sends FIN(sreq) when the message matches.
@@ -53,18 +52,21 @@ struct EagerSyncHdr {
   MatchHdr m;
   uint64_t sreq;
 };
-static_assert(sizeof(EagerSyncHdr) == 40);
+static_assert(sizeof(EagerSyncHdr) == 24);
 static_assert(std::is_trivially_copyable_v<EagerSyncHdr>);
 
 /// Request to send: the data stays in the sender's buffer at `addr` (readable with `rkey`
 /// unless kFlagNoGet) until the sender gets FIN or has sent every fragment asked by CTS.
+/// The pml also keeps every arrived match message in this shape, `len` filled in from the
+/// payload for eager ones.
 struct RtsHdr {
   MatchHdr m;
+  uint64_t len;  ///< full message length in bytes
   uint64_t addr;
   btl::RemoteKey rkey;
   uint64_t sreq;
 };
-static_assert(sizeof(RtsHdr) == 64);
+static_assert(sizeof(RtsHdr) == 56);
 static_assert(std::is_trivially_copyable_v<RtsHdr>);
 
 /// FIN and CTS. `len` is the number of bytes the receiver wants (CTS); unused by FIN.
@@ -102,6 +104,6 @@ bool read_hdr(const void* hdr, size_t hdr_len, H* out) {
 }
 
 /// True if sequence number `a` comes after `b`, with wraparound.
-inline bool seq_after(uint32_t a, uint32_t b) { return static_cast<int32_t>(a - b) > 0; }
+inline bool seq_after(uint16_t a, uint16_t b) { return static_cast<int16_t>(uint16_t(a - b)) > 0; }
 
 }  // namespace mpr::pml

@@ -105,7 +105,7 @@ inline void copy_payload(void* dst, const void* src, size_t n) {
 struct Message : ArrivedEntry, Hook<AllTag> {
   int peer = -1;  ///< job rank of the sender
   RtsHdr hdr{};
-  std::unique_ptr<uint8_t[]> data;  ///< eager payload, hdr.m.len bytes
+  std::unique_ptr<uint8_t[]> data;  ///< eager payload, hdr.len bytes
   size_t data_cap = 0;              ///< bytes allocated at data (kept when recycled)
   bool taken = false;  ///< taken out of the queues by improbe: listed in taken_msgs_
 };
@@ -130,8 +130,8 @@ struct Peer {
   btl::Btl* btl = nullptr;
   size_t eager_limit = 0;   ///< largest payload sent eagerly
   size_t frag_payload = 0;  ///< payload bytes per copy-pipeline fragment
-  uint32_t send_seq = 0;
-  uint32_t recv_seq = 0;
+  uint16_t send_seq = 0;
+  uint16_t recv_seq = 0;
   std::deque<PendingAm> pending;
   std::unordered_map<uint32_t, ParkedAm> parked;
 };
@@ -193,7 +193,7 @@ class PmlImpl final : public Pml {
   bool idle() const;
 
   // matching and eager (eager.cc)
-  MatchHdr make_match_hdr(HdrType type, int dst, int src_rank, int tag, uint32_t ctx, size_t len);
+  MatchHdr make_match_hdr(HdrType type, int dst, int src_rank, int tag, uint32_t ctx);
   void send_eager(SendReq* s, int dst, int src_rank, int tag, uint32_t ctx);
   void process_match(int peer, const MatchHdr& mh, const void* hdr, size_t hdr_len,
                      const void* payload, size_t payload_len);

@@ -19,7 +19,8 @@ void PmlImpl::send_rts(SendReq* s, int dst, int src_rank, int tag, uint32_t ctx)
   s->rndv = true;
   btl::Btl* b = peers_[dst].btl;
   RtsHdr h{};
-  h.m = make_match_hdr(HdrType::kRts, dst, src_rank, tag, ctx, s->len);
+  h.m = make_match_hdr(HdrType::kRts, dst, src_rank, tag, ctx);
+  h.len = s->len;
   h.sreq = assign_id(s);
   h.addr = reinterpret_cast<uint64_t>(s->buf);
   h.m.flags = kFlagNoGet;

@@ -17,14 +17,22 @@
 
 namespace mpr::btl::shm {
 
-/// Framing of one active message inside a ring slot: this header, then hdr, then payload.
-struct SlotHeader {
-  uint32_t hdr_len;
-  uint32_t payload_len;
-  uint32_t am_id;
-  uint32_t reserved;
+/// Framing of one active message in a ring record: the record's meta bits say which handler
+/// and how long the header is and the payload; the body is the header, then the payload.
+struct RecordMeta {
+  unsigned am_id;
+  unsigned hdr_len;
+  unsigned payload_len;
+  static uint64_t pack(int am_id, size_t hdr_len, size_t payload_len) {
+    return uint64_t(am_id) | uint64_t(hdr_len) << 8 | uint64_t(payload_len) << 16;
+  }
+  static RecordMeta unpack(uint64_t m) {
+    return {unsigned(m & 0xff), unsigned((m >> 8) & 0xff), unsigned(m >> 16)};
+  }
 };
-static_assert(sizeof(SlotHeader) == 16);
+/// Largest active-message header (the meta has 8 bits for its length).
+constexpr size_t kMaxRecordHdr = 255;
+static_assert(kMetaBits - 16 >= 32, "payload length needs 32 meta bits");
 
 /// Room kept below max_am_size when clamping the eager limit, so an eager message of exactly
 /// eager_limit payload bytes plus the pml's matching header still fits one slot.

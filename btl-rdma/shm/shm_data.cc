@@ -24,25 +24,26 @@ Status ShmBtl::send_am(int peer, int am_id, const void* hdr, size_t hdr_len,
   int li = local_index(peer, "send_am");
   size_t payload = 0;
   for (int i = 0; i < iovcnt; ++i) payload += iov[i].iov_len;
-  if (am_id < 0 || am_id >= kMaxAmIds || hdr_len + payload > caps_.max_am_size)
+  if (am_id < 0 || am_id >= kMaxAmIds || hdr_len > kMaxRecordHdr ||
+      hdr_len + payload > caps_.max_am_size)
     throw std::invalid_argument("shm: rank " + std::to_string(rank_) + ": send_am to rank " +
                                 std::to_string(peer) + ": am_id " + std::to_string(am_id) +
-                                " with " + std::to_string(hdr_len + payload) +
-                                " bytes (max_am_size " + std::to_string(caps_.max_am_size) + ")");
+                                " with " + std::to_string(hdr_len) + "+" +
+                                std::to_string(payload) + " bytes (max_am_size " +
+                                std::to_string(caps_.max_am_size) + ", header at most " +
+                                std::to_string(kMaxRecordHdr) + ")");
 
   RingProducer& ring = out_[size_t(li)];
-  uint8_t* slot = ring.try_reserve();
-  if (!slot) return Status::kRetry;
-  SlotHeader sh{uint32_t(hdr_len), uint32_t(payload), uint32_t(am_id), 0};
-  std::memcpy(slot, &sh, sizeof sh);
-  uint8_t* p = slot + sizeof sh;
+  const size_t body = hdr_len + payload;
+  uint8_t* p = ring.try_reserve(body);
+  if (!p) return Status::kRetry;
   if (hdr_len) std::memcpy(p, hdr, hdr_len);
   p += hdr_len;
   for (int i = 0; i < iovcnt; ++i) {
     if (iov[i].iov_len) std::memcpy(p, iov[i].iov_base, iov[i].iov_len);
     p += iov[i].iov_len;
   }
-  ring.publish();
+  ring.publish(body, RecordMeta::pack(am_id, hdr_len, payload));
   return Status::kDone;
 }
 
@@ -59,33 +60,31 @@ int ShmBtl::poll_rings() {
       int li = poll_order_[next];
       if (++next == n) next = 0;
       RingConsumer& ring = in_[size_t(li)];
-      const uint8_t* slot = ring.front();
-      if (!slot) continue;
-      SlotHeader sh;
-      std::memcpy(&sh, slot, sizeof sh);
+      uint64_t word;
+      const uint8_t* h = ring.front(&word);
+      if (!h) continue;
+      const RecordMeta meta = RecordMeta::unpack(word);
       int src = local_peers_[size_t(li)];
-      if (sh.am_id >= uint32_t(kMaxAmIds) ||
-          size_t{sh.hdr_len} + sh.payload_len > caps_.max_am_size) {
+      const size_t body = meta.hdr_len + meta.payload_len;
+      if (meta.am_id >= unsigned(kMaxAmIds) || body > caps_.max_am_size) {
         common::log_error(
             "shm: rank %d: corrupt message from rank %d in the shared segment "
             "(am_id %u, %u+%u bytes); aborting",
-            rank_, src, sh.am_id, sh.hdr_len, sh.payload_len);
+            rank_, src, meta.am_id, meta.hdr_len, meta.payload_len);
         std::abort();
       }
-      const uint8_t* h = slot + sizeof sh;
       // Ask for every line of a message of a few lines at once: they then cross from the
       // sender's cache together instead of one after another as the handler reads them.
-      const size_t total = sizeof sh + sh.hdr_len + sh.payload_len;
-      if (total > 2 * kCacheLine && total <= kPrefetchBytes)
-        for (size_t off = 2 * kCacheLine; off < total; off += kCacheLine)
-          __builtin_prefetch(slot + off);
-      if (handlers_[sh.am_id].fn)
-        dispatch(int(sh.am_id), src, h, sh.hdr_len, h + sh.hdr_len, sh.payload_len);
+      if (body > 2 * kCacheLine && body <= kPrefetchBytes)
+        for (size_t off = 2 * kCacheLine; off < body + kStampBytes; off += kCacheLine)
+          __builtin_prefetch(h + off);
+      if (handlers_[meta.am_id].fn)
+        dispatch(int(meta.am_id), src, h, meta.hdr_len, h + meta.hdr_len, meta.payload_len);
       else
         common::log_error("shm: rank %d: dropped a message from rank %d: no handler for am_id %u",
-                          rank_, src, sh.am_id);
-      // Only now may the sender reuse the slot: the handler read straight from it.
-      ring.pop();
+                          rank_, src, meta.am_id);
+      // Only now may the sender reuse the record: the handler read straight from it.
+      ring.pop(body);
       ++delivered;
       more = true;
       if (yield_) {

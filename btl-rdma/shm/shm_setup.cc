@@ -106,7 +106,7 @@ ShmBtl::~ShmBtl() { release(); }
 
 void ShmBtl::set_caps(bool cma_ok) {
   caps_.name = "shm";
-  caps_.max_am_size = cfg_.geometry.payload_bytes() - sizeof(SlotHeader);
+  caps_.max_am_size = cfg_.geometry.payload_bytes();
   caps_.eager_limit = std::min(cfg_.eager_limit, caps_.max_am_size - kProtocolHeaderReserve);
   caps_.native_get = cma_ok;
   caps_.rndv_get_min = cfg_.cma_min;
@@ -173,7 +173,7 @@ void ShmBtl::wire_up(common::Bootstrap& bs) {
   probe_cma(entries, present);
   if (caps_.eager_limit < cfg_.eager_limit)
     cfg_.notes += "MPR_SHM_EAGER_LIMIT " + std::to_string(cfg_.eager_limit) + " -> " +
-                  std::to_string(caps_.eager_limit) + " (slot size minus headers); ";
+                  std::to_string(caps_.eager_limit) + " (largest record minus headers); ";
   if (!cfg_.notes.empty()) {
     cfg_.notes.resize(cfg_.notes.size() - 2);  // the last "; "
     common::log_verbose("shm: rank %d: adjusted %s", rank_, cfg_.notes.c_str());

@@ -124,9 +124,9 @@ TEST_CASE("the eager limit never exceeds what one active message carries", "[set
   FakeBootstrap bs(0, 2);
   std::vector<std::unique_ptr<btl::Btl>> btls;
   btls.push_back(btl::make_self_btl(bs));
-  btls.push_back(std::make_unique<NamedBtl>("shm", std::set<int>{1}, 1064, 1 << 20));
+  btls.push_back(std::make_unique<NamedBtl>("shm", std::set<int>{1}, 1048, 1 << 20));
   auto p = pml::make_pml_over(bs, std::move(btls), pml::PmlConfig{});
-  // 1064-byte messages minus the 40-byte synchronous eager header.
+  // 1048-byte messages minus the 24-byte synchronous eager header.
   CHECK(p->describe().find("eager <= 1 KiB") != std::string::npos);
 }
 

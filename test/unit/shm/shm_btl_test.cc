@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "btl-rdma/btl.h"
+#include "btl-rdma/shm/shm_btl.h"
 #include "test/unit/shm/fork_harness.h"
 
 using mpr::btl::Btl;
@@ -125,7 +126,7 @@ TEST_CASE("wire-up: caps, describe, reachability, segment unlinked and unmapped"
 
     const mpr::btl::Caps& caps = b->caps();
     FORK_REQUIRE(std::string(caps.name) == "shm");
-    FORK_REQUIRE(caps.max_am_size == 16384 - 8 - 16);  // slot minus stamp minus header
+    FORK_REQUIRE(caps.max_am_size == 16384 - 8);  // largest record minus its header word
     FORK_REQUIRE(caps.eager_limit == 8192);
     FORK_REQUIRE(caps.native_get == cma && caps.native_put == cma);
     FORK_REQUIRE(!caps.needs_registration);
@@ -198,6 +199,15 @@ TEST_CASE("active messages of every size up to max_am_size arrive intact and in 
         threw = true;
       }
       FORK_REQUIRE(threw);
+      // A header longer than a record's meta can describe.
+      std::vector<uint8_t> long_hdr(mpr::btl::shm::kMaxRecordHdr + 1);
+      threw = false;
+      try {
+        b->send_am(1, kAmTest, long_hdr.data(), long_hdr.size(), nullptr, 0);
+      } catch (const std::invalid_argument&) {
+        threw = true;
+      }
+      FORK_REQUIRE(threw);
     } else {
       struct Raw {
         std::vector<size_t> sizes;
@@ -250,6 +260,8 @@ TEST_CASE("all-to-all among 4 processes across the size range", "[shm][am]") {
 TEST_CASE("flow control: three senders outrun a receiver that is not polling", "[shm][am]") {
   ForkJob job;
   job.size = 4;
+  // 4 KiB rings: full after 19 of these 200-byte messages.
+  job.env = {{"MPR_SHM_RING_SLOTS", "16"}, {"MPR_SHM_SLOT_SIZE", "256"}};
   std::string failures = run_forked(job, [](ForkBootstrap& bs) {
     constexpr uint64_t kPerSender = 5000;
     auto* blocked = static_cast<std::atomic<int>*>(bs.scratch());
@@ -410,15 +422,15 @@ TEST_CASE("ring geometry comes from the environment and the leader's segment", "
     if (bs.rank() == 2) setenv("MPR_SHM_SLOT_SIZE", "4096", 1);
     std::unique_ptr<Btl> b = make_and_wire(bs);
     FORK_REQUIRE(b != nullptr);
-    FORK_REQUIRE(b->caps().max_am_size == 1024 - 8 - 16);  // slot minus stamp minus header
-    FORK_REQUIRE(b->caps().eager_limit == 1024 - 8 - 16 - 128);
-    FORK_REQUIRE(b->describe().find("ring 8x1KiB, eager 872 B") != std::string::npos);
+    FORK_REQUIRE(b->caps().max_am_size == 1024 - 8);  // largest record minus its header word
+    FORK_REQUIRE(b->caps().eager_limit == 1024 - 8 - 128);
+    FORK_REQUIRE(b->describe().find("ring 8x1KiB, eager 888 B") != std::string::npos);
     OrderedSink sink(bs.size());
     b->set_handler(kAmTest, &OrderedSink::handler, &sink);
     std::vector<uint8_t> scratch;
     int to = (bs.rank() + 1) % 3;
     for (uint64_t seq = 0; seq < 300; ++seq)
-      send_patterned(*b, to, seq, 8, 8 + seq % (1024 - 8 - 16 - 7), scratch);
+      send_patterned(*b, to, seq, 8, 8 + seq % (1024 - 8 - 7), scratch);
     drain_until(*b, sink, 300);
     FORK_REQUIRE(sink.errors == 0);
     bs.fence();
