@@ -47,7 +47,7 @@ struct Reducer {
 
 class Schedule {
  public:
-  /// kDeferred: steps are stored and run later by advance()/run() (nonblocking calls).
+  /// kDeferred: steps are stored and run later by advance() (nonblocking calls).
   /// kImmediate: each step starts as it is added, after waiting for what it depends on, so a
   /// blocking call neither stores nor revisits its steps; run() then waits for the last group.
   /// Both give the same order of transfers and local steps.
@@ -92,8 +92,8 @@ class Schedule {
   // ---- running ----
   /// Start what can start and finish what has finished, never blocking. True once complete.
   bool advance();
-  /// Run to completion, driving progress (spins, then yields like a blocking receive).
-  /// Returns MPI_SUCCESS or the first error (not raised).
+  /// kImmediate only: wait for the last group, driving progress (spins, then yields like a
+  /// blocking receive). Returns MPI_SUCCESS or the first error (not raised).
   int run();
   bool done() const { return done_; }
   int error() const { return error_; }
