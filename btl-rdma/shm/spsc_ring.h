@@ -24,18 +24,21 @@
 // payload can pass for a header), because the producer zeroed it before publishing the record
 // in front of it:
 //   - mid-line, with that record, which ends in the same line;
-//   - at a line start after a record of one or two cells, some lines ahead (zero_ahead) of
-//     where it wrote: lines the consumer left a lap ago, which neither side touched since;
+//   - at a line start after a record of up to 8 lines, earlier: each such record, once
+//     published, zeroes the line starts of the next zero_ahead lines past it (lines the
+//     consumer left a lap ago, which neither side touched since);
 //   - at a line start after a longer record, with that record. Its own lines it does not zero
 //     first: it fills them, line starts included.
 // Measured alternatives (2 cores, side by side with the old one-message-per-slot ring): the
-// producer zeroing the next line after every record made 8 B ping-pong 10-30% slower (the
-// consumer polls that line next); zeroing the lines a long record is about to fill made a
-// 4 KiB stream 2.5x slower (each zeroing store reads its line in, the copy's full-line stores
-// do not); the consumer zeroing the lines it leaves, at once or in batches, made 8 B
-// allreduce 8% and a 4 KiB stream 45% slower (stores are seen in order: its zeroing held back
-// its replies). What remains: a 128-256 B ping-pong is 5% slower than with the old ring, whose
-// slot starts never held data.
+// producer zeroing the line after every record before publishing it made 128-256 B
+// ping-pong and allreduce 5-10% slower (a store to a line untouched for a lap delays the
+// publishing store behind it); zeroing the lines a long record is about to fill made a 4 KiB
+// stream 2.5x slower (each zeroing store reads its line in, the copy's full-line stores do
+// not); the consumer zeroing the lines it leaves, at once or in batches, made 8 B allreduce
+// 8% and a 4 KiB stream 45% slower (stores are seen in order: its zeroing held back its
+// replies); ending long records one cell short of a line, so the next record started in a
+// line already written, made ping-pong 8% slower (a skip mark there costs the consumer two
+// dependent line transfers).
 //
 // Flow control. The producer re-reads the consumer's head counter only when the ring looks
 // full, and the consumer releases head only after it is done with the record, so the producer
@@ -141,14 +144,16 @@ class RingProducer {
   /// publish(), which must be given the same `body`; reserving again without publishing
   /// returns the same place.
   uint8_t* try_reserve(size_t body) {
-    // A record within a line keeps ahead_ cells of lines zeroed past its line. A longer one
+    // The line after the record is zeroed before it is published; a short record also keeps
+    // ahead_ cells of lines zeroed past it, zeroing them after it is published (the stores to
+    // lines not touched for a lap would otherwise delay the publishing store). A longer one
     // fills the line starts it covers and zeroes only the line after it: zeroing the lines it
     // is about to fill made a 4 KiB stream 2.5x slower (each zeroing store reads its line in,
     // where the copy's full-line stores do not).
     const uint64_t k = detail::cells_for(body);
     const uint64_t skip = detail::skip_for(pos_, k);
     const uint64_t rec_end = detail::round_to_line(tail_ + skip + k);
-    const uint64_t end = k <= 2 ? rec_end + ahead_ : rec_end + kCellsPerLine;
+    const uint64_t end = k <= kShortCells ? rec_end + ahead_ : rec_end + kCellsPerLine;
     // The skipped cells, the record's, the rest of the line it ends in and the lines to zero
     // must be free: the consumer has left them.
     if (end - head_cache_ > ncells_) {
@@ -160,12 +165,7 @@ class RingProducer {
       if (zpos_ >= ncells_) zpos_ -= ncells_;
       zeroed_ = rec_end;
     }
-    // Before the caller fills the record, which may cover some of these lines.
-    for (; zeroed_ < end; zeroed_ += kCellsPerLine) {
-      detail::word_at(base_, zpos_)->store(0, std::memory_order_relaxed);
-      zpos_ += kCellsPerLine;
-      if (zpos_ == ncells_) zpos_ = 0;
-    }
+    zero_to(rec_end + kCellsPerLine);
     return detail::area(base_) + start(skip) * kCell + kStampBytes;
   }
 
@@ -185,15 +185,29 @@ class RingProducer {
     if (skip)
       detail::word_at(base_, pos_)->store(detail::stamp_for(tail_) | detail::kSkipBit,
                                           std::memory_order_release);
+    const uint64_t rec_end = detail::round_to_line(tail_ + skip + k);
     tail_ += skip + k;
     pos_ = next;
     detail::control(base_)->tail.store(tail_, std::memory_order_relaxed);
+    if (k <= kShortCells) zero_to(rec_end + ahead_);
   }
 
   size_t max_body() const { return max_body_; }
   bool attached() const { return base_ != nullptr; }
 
  private:
+  /// Records of up to this many cells keep lines zeroed ahead (see try_reserve).
+  static constexpr uint64_t kShortCells = 8 * kCellsPerLine;
+
+  // Zeroes the first word of the lines up to cell counter `end` not zeroed yet.
+  void zero_to(uint64_t end) {
+    for (; zeroed_ < end; zeroed_ += kCellsPerLine) {
+      detail::word_at(base_, zpos_)->store(0, std::memory_order_relaxed);
+      zpos_ += kCellsPerLine;
+      if (zpos_ == ncells_) zpos_ = 0;
+    }
+  }
+
   // Where a record starts after `skip` cells: a skip ends at a line start, at the latest the
   // end of the area, which is cell 0.
   uint64_t start(uint64_t skip) const {
