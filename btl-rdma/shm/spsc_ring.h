@@ -48,6 +48,7 @@
 #pragma once
 
 #include <atomic>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 
@@ -131,6 +132,7 @@ class RingProducer {
         ncells_(g.area_bytes() / kCell),
         max_body_(g.payload_bytes()),
         ahead_(detail::zero_ahead(ncells_) * kCellsPerLine),
+        soft_(ncells_ >= 4 * kSoftCells ? kSoftCells : ncells_),
         tail_(detail::control(base)->tail.load(std::memory_order_relaxed)),
         pos_(tail_ % ncells_),
         // Whoever produced before kept the lines this far ahead zeroed (zero-filled memory
@@ -151,29 +153,39 @@ class RingProducer {
     // is about to fill made a 4 KiB stream 2.5x slower (each zeroing store reads its line in,
     // where the copy's full-line stores do not).
     const uint64_t k = detail::cells_for(body);
-    const uint64_t skip = detail::skip_for(pos_, k);
-    const uint64_t rec_end = detail::round_to_line(tail_ + skip + k);
-    const uint64_t end = k <= kShortCells ? rec_end + ahead_ : rec_end + kCellsPerLine;
+    uint64_t skip = detail::skip_for(pos_, k);
+    // Past the first soft_ cells, go back to cell 0 if the consumer keeps up (is less than a
+    // quarter of that behind): records then stay in the same few lines, in both caches. (4
+    // ranks on 2 cores, 8 B allreduce: 2.3 us that way, 2.9-3.3 us walking the whole 1 MiB.)
+    // Behind a consumer that lags, the producer runs on into the rest of the ring: the cells
+    // skipped by going back are free again only once the consumer has passed the mark.
+    if (pos_ + skip + k > soft_ && soft_ < ncells_ && pos_ != 0) {
+      // Crossing the soft end now is worth a fresh look at head; further on, the cached one.
+      if (pos_ <= soft_ && tail_ - head_cache_ > soft_ / 4)
+        head_cache_ = detail::control(base_)->head.load(std::memory_order_acquire);
+      const uint64_t wrap = ncells_ - pos_;
+      if (tail_ - head_cache_ <= soft_ / 4 && room(wrap, k, false)) skip = wrap;
+    }
     // The skipped cells, the record's, the rest of the line it ends in and the lines to zero
     // must be free: the consumer has left them.
-    if (end - head_cache_ > ncells_) {
-      head_cache_ = detail::control(base_)->head.load(std::memory_order_acquire);
-      if (end - head_cache_ > ncells_) return nullptr;
-    }
+    if (!room(skip, k, true)) return nullptr;
+    const uint64_t rec_end = detail::round_to_line(tail_ + skip + k);
     if (zeroed_ < rec_end) {  // only a longer record: the lines it covers
       zpos_ += rec_end - zeroed_;
       if (zpos_ >= ncells_) zpos_ -= ncells_;
       zeroed_ = rec_end;
     }
     zero_to(rec_end + kCellsPerLine);
+    k_ = k;
+    skip_ = skip;
     return detail::area(base_) + start(skip) * kCell + kStampBytes;
   }
 
   /// Hand the record from the last successful try_reserve(`body`) to the consumer, with the
   /// low kMetaBits bits of `meta` in its header word.
-  void publish(size_t body, uint64_t meta) {
-    const uint64_t k = detail::cells_for(body);
-    const uint64_t skip = detail::skip_for(pos_, k);
+  void publish([[maybe_unused]] size_t body, uint64_t meta) {
+    assert(detail::cells_for(body) == k_);
+    const uint64_t k = k_, skip = skip_;
     const uint64_t at = start(skip);
     uint64_t next = at + k;
     if (next >= ncells_) next -= ncells_;
@@ -183,8 +195,9 @@ class RingProducer {
         detail::stamp_for(tail_ + skip) | (meta << (64 - kMetaBits)), std::memory_order_release);
     // The mark last: a consumer that follows it finds the record there.
     if (skip)
-      detail::word_at(base_, pos_)->store(detail::stamp_for(tail_) | detail::kSkipBit,
-                                          std::memory_order_release);
+      detail::word_at(base_, pos_)->store(
+          detail::stamp_for(tail_) | detail::kSkipBit | skip << (64 - kMetaBits),
+          std::memory_order_release);
     const uint64_t rec_end = detail::round_to_line(tail_ + skip + k);
     tail_ += skip + k;
     pos_ = next;
@@ -198,6 +211,20 @@ class RingProducer {
  private:
   /// Records of up to this many cells keep lines zeroed ahead (see try_reserve).
   static constexpr uint64_t kShortCells = 8 * kCellsPerLine;
+  /// Where the producer goes back to cell 0 when it can (32 KiB), in rings of 4x that or more.
+  static constexpr uint64_t kSoftCells = 2048;
+
+  // Whether a record of `k` cells after `skip` cells fits, with the lines it zeroes: the
+  // consumer has left them all. `reload`: look at the consumer's head again if the cached
+  // one says no.
+  bool room(uint64_t skip, uint64_t k, bool reload) {
+    const uint64_t rec_end = detail::round_to_line(tail_ + skip + k);
+    const uint64_t end = k <= kShortCells ? rec_end + ahead_ : rec_end + kCellsPerLine;
+    if (end - head_cache_ <= ncells_) return true;
+    if (!reload) return false;
+    head_cache_ = detail::control(base_)->head.load(std::memory_order_acquire);
+    return end - head_cache_ <= ncells_;
+  }
 
   // Zeroes the first word of the lines up to cell counter `end` not zeroed yet.
   void zero_to(uint64_t end) {
@@ -219,11 +246,14 @@ class RingProducer {
   uint64_t ncells_ = 0;
   size_t max_body_ = 0;
   uint64_t ahead_ = 0;       ///< cells of the lines zeroed ahead
+  uint64_t soft_ = 0;        ///< records past this cell go back to cell 0 if they can
   uint64_t tail_ = 0;        ///< cells published
   uint64_t pos_ = 0;         ///< tail_ % ncells_: the cell after the last record
   uint64_t zeroed_ = 0;      ///< line starts before this cell counter are zeroed for this lap
   uint64_t zpos_ = 0;        ///< zeroed_ % ncells_
   uint64_t head_cache_ = 0;  ///< the consumer's head when last read
+  uint64_t k_ = 0;           ///< cells of the reserved record
+  uint64_t skip_ = 0;        ///< cells skipped before it
 };
 
 /// The consumer's private view of a ring. One per (ring, consuming process).
@@ -242,7 +272,9 @@ class RingConsumer {
     uint64_t w = detail::word_at(base_, pos_)->load(std::memory_order_acquire);
     if ((w & 0xffffu) != detail::stamp_for(head_)) {
       if ((w & 0xffffu) != (detail::stamp_for(head_) | detail::kSkipBit)) return nullptr;
-      advance(kCellsPerLine - pos_ % kCellsPerLine);
+      const uint64_t skip = w >> (64 - kMetaBits);
+      if (skip == 0 || skip > ncells_ - pos_) return nullptr;  // a corrupted ring
+      advance(skip);
       w = detail::word_at(base_, pos_)->load(std::memory_order_acquire);
       // Published before the mark, so present; a mismatch is a corrupted ring.
       if ((w & 0xffffu) != detail::stamp_for(head_)) return nullptr;

@@ -209,6 +209,44 @@ TEST_CASE("a record that would cross a cache line starts the next one", "[ring]"
   CHECK(reinterpret_cast<RingControl*>(m.mem)->head.load() == 32 + 5);
 }
 
+TEST_CASE("a producer goes back to the start after 32 KiB when the consumer keeps up",
+          "[ring]") {
+  RingMemory m({64, 4096});  // 256 KiB of records
+  RingProducer p(m.mem, m.geo);
+  RingConsumer c(m.mem, m.geo);
+  const uint8_t* area = m.mem + sizeof(RingControl);
+  uint64_t seq = 0;
+  // 1 KiB records (65 cells with the header word, 68 as whole lines): the 31st would end
+  // past 32 KiB, so it starts over at cell 0 behind a skip mark.
+  std::vector<const uint8_t*> at;
+  for (int i = 0; i < 40; ++i) {
+    uint8_t* b = p.try_reserve(1024);
+    REQUIRE(b != nullptr);
+    at.push_back(b);
+    write_body(b, seq, 1024);
+    p.publish(1024, meta_of(seq, 1024));
+    CHECK(take(c, seq) == 1024);
+    ++seq;
+  }
+  CHECK(at[30] == area + kStampBytes);
+  CHECK(at[31] == at[1]);
+  // A consumer that lags: the producer runs on past 32 KiB into the rest of the ring.
+  const uint64_t first = seq;
+  for (int i = 0; i < 200; ++i) {
+    REQUIRE(publish(p, seq, 1024));
+    ++seq;
+  }
+  uint64_t meta;
+  const uint8_t* last = nullptr;
+  for (uint64_t i = first; i < seq; ++i) {
+    last = c.front(&meta);
+    REQUIRE(last != nullptr);
+    CHECK(take(c, i) == 1024);
+  }
+  CHECK(last - area > 32 * 1024);
+  CHECK(c.front(&meta) == nullptr);
+}
+
 TEST_CASE("payload bytes that look like a header are never read as one", "[ring]") {
   // Every cell-aligned word of every body holds the header word a record starting at that
   // cell one lap later would carry. The consumer only ever polls a word the producer or the
@@ -311,7 +349,7 @@ TEST_CASE("a view made later continues where the counters are", "[ring]") {
 }
 
 TEST_CASE("ring with concurrent producer and consumer threads", "[ring][threads]") {
-  RingMemory m({64, 512});
+  RingMemory m({64, 4096});  // large enough that the producer goes back early (32 KiB)
 #if defined(__SANITIZE_ADDRESS__)
   const uint64_t kMessages = 100000;
 #else
