@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <string>
 
 #include "common/log.h"
@@ -183,13 +184,36 @@ bool fits(Coll c, Alg a, const CallShape& s) {
 
 bool applicable(Coll c, Alg a, const CallShape& s) { return implements(c, a) && fits(c, a, s); }
 
+// Index of each collective's first row, so choose() scans only that collective's rows.
+struct FirstRows {
+  size_t at[static_cast<int>(Coll::kNumColl)] = {};
+  constexpr FirstRows() {
+    for (int c = 0; c < static_cast<int>(Coll::kNumColl); ++c) {
+      size_t i = 0;
+      while (i < std::size(kTable) && kTable[i].coll != static_cast<Coll>(c)) ++i;
+      at[c] = i;
+    }
+  }
+};
+constexpr FirstRows kFirstRow;
+// ... which needs a collective's rows next to each other.
+constexpr bool rows_grouped() {
+  for (size_t i = 0; i < std::size(kTable); ++i)
+    for (size_t j = i + 2; j < std::size(kTable); ++j)
+      if (kTable[j].coll == kTable[i].coll && kTable[j - 1].coll != kTable[i].coll) return false;
+  return true;
+}
+static_assert(rows_grouped(), "keep each collective's rows together in kTable");
+
 Alg choose(Coll c, const CallShape& shape) {
   Alg f = forced(c);
   if (f != Alg::kAuto && applicable(c, f, shape)) return f;
-  for (const Row& r : kTable)
-    if (r.coll == c && shape.ranks <= r.max_ranks && shape.bytes <= r.max_bytes &&
-        fits(c, r.alg, shape))
+  for (size_t i = kFirstRow.at[static_cast<int>(c)]; i < std::size(kTable) && kTable[i].coll == c;
+       ++i) {
+    const Row& r = kTable[i];
+    if (shape.ranks <= r.max_ranks && shape.bytes <= r.max_bytes && fits(c, r.alg, shape))
       return r.alg;
+  }
   // Unreachable: every collective's last row applies to every call.
   std::fprintf(stderr, "mpr: internal error: no %s algorithm for %d ranks, %zu bytes\n",
                coll_name(c), shape.ranks, shape.bytes);
