@@ -249,8 +249,8 @@ TEST_CASE("a producer goes back to the start after 32 KiB when the consumer keep
 
 TEST_CASE("payload bytes that look like a header are never read as one", "[ring]") {
   // Every cell-aligned word of every body holds the header word a record starting at that
-  // cell one lap later would carry. The consumer only ever polls a word the producer or the
-  // consumer zeroed since, so none of them is read as a record.
+  // cell one lap later would carry. The consumer only ever polls a word the producer zeroed
+  // since (or a header published there), so none of them is read as a record.
   RingMemory m({2, 128});  // 16 cells, 4 lines
   RingProducer p(m.mem, m.geo);
   RingConsumer c(m.mem, m.geo);
