@@ -9,6 +9,8 @@
 
 namespace mpr::runtime {
 
+std::atomic<Datatype*> detail::g_predefined{nullptr};
+
 namespace {
 
 // Layouts of the MINLOC/MAXLOC pair types as C lays them out.
@@ -105,6 +107,7 @@ struct Table {
     add(pair<int>(B::k2Int, "MPI_2INT"));
     add(pair<short>(B::kShortInt, "MPI_SHORT_INT"));
     add(pair<long double>(B::kLongDoubleInt, "MPI_LONG_DOUBLE_INT"));
+    detail::g_predefined.store(types, std::memory_order_release);
   }
 };
 

@@ -4,6 +4,7 @@
 // also record what MPI_Type_get_contents returns.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -90,6 +91,20 @@ class Datatype {
 
 /// The datatype behind a handle, or nullptr if null or invalid.
 Datatype* to_datatype(MPI_Datatype h);
+
+namespace detail {
+/// The predefined types, indexed by Basic, once they exist (their first use builds them).
+extern std::atomic<Datatype*> g_predefined;
+}  // namespace detail
+
+/// to_datatype() for a predefined handle, inline for the argument checks of every call:
+/// nullptr for any other handle, and before the predefined types exist.
+inline Datatype* predefined_from_handle(MPI_Datatype h) {
+  const uintptr_t i = reinterpret_cast<uintptr_t>(h) - kDatatypeHandleBase;
+  if (i - 1 >= static_cast<uintptr_t>(Basic::kNumBasic) - 1) return nullptr;  // also NULL's 0
+  Datatype* types = detail::g_predefined.load(std::memory_order_acquire);
+  return types ? types + i : nullptr;
+}
 /// The predefined type for b (b != kNone).
 Datatype* predefined_datatype(Basic b);
 

@@ -6,6 +6,8 @@
 
 namespace mpr::runtime {
 
+std::atomic<Op*> detail::g_predefined_ops{nullptr};
+
 namespace {
 
 struct PredefinedOps {
@@ -26,6 +28,7 @@ struct PredefinedOps {
     // REPLACE keeps the left operand: order matters.
     ops[static_cast<int>(OpId::kReplace)].commute = false;
     ops[static_cast<int>(OpId::kNoOp)].commute = false;
+    detail::g_predefined_ops.store(ops, std::memory_order_release);
   }
 };
 

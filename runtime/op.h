@@ -2,6 +2,7 @@
 // op_kernels.cc for every type they are defined on) and user functions from MPI_Op_create.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -39,6 +40,20 @@ struct Op {
 
 /// The op behind a handle, or nullptr if null or invalid.
 Op* to_op(MPI_Op h);
+
+namespace detail {
+/// The predefined ops, indexed by OpId, once they exist (their first use builds them).
+extern std::atomic<Op*> g_predefined_ops;
+}  // namespace detail
+
+/// to_op() for a predefined handle, inline: nullptr for any other handle, and before the
+/// predefined ops exist.
+inline Op* predefined_op_from_handle(MPI_Op h) {
+  const uintptr_t i = reinterpret_cast<uintptr_t>(h) - kOpHandleBase;
+  if (i >= static_cast<uintptr_t>(OpId::kNumPredefined)) return nullptr;
+  Op* ops = detail::g_predefined_ops.load(std::memory_order_acquire);
+  return ops ? ops + i : nullptr;
+}
 Op* predefined_op(OpId id);
 
 /// True if `op` may reduce elements of `type` (user ops accept any type).

@@ -13,7 +13,7 @@ int check_comm(const char* fn, MPI_Comm h, Comm** out) {
                      static_cast<void*>(h));
 }
 
-int check_type(const char* fn, Comm* comm, MPI_Datatype h, Datatype** out) {
+int check_any_type(const char* fn, Comm* comm, MPI_Datatype h, Datatype** out) {
   *out = to_datatype(h);
   if (!*out) {
     if (h == MPI_DATATYPE_NULL)
@@ -26,7 +26,7 @@ int check_type(const char* fn, Comm* comm, MPI_Datatype h, Datatype** out) {
   return MPI_SUCCESS;
 }
 
-int check_op(const char* fn, Comm* comm, MPI_Op h, Op** out) {
+int check_any_op(const char* fn, Comm* comm, MPI_Op h, Op** out) {
   *out = to_op(h);
   if (*out) return MPI_SUCCESS;
   if (h == MPI_OP_NULL) return raise_error(comm, MPI_ERR_OP, fn, "invalid op MPI_OP_NULL");

@@ -36,8 +36,19 @@ inline int check_running(const char* fn) {
 }
 
 int check_comm(const char* fn, MPI_Comm h, Comm** out);
-int check_type(const char* fn, Comm* comm, MPI_Datatype h, Datatype** out);
-int check_op(const char* fn, Comm* comm, MPI_Op h, Op** out);
+/// check_type() for handles that are not predefined.
+int check_any_type(const char* fn, Comm* comm, MPI_Datatype h, Datatype** out);
+/// A committed datatype: predefined ones (always committed) without a call.
+inline int check_type(const char* fn, Comm* comm, MPI_Datatype h, Datatype** out) {
+  if ((*out = predefined_from_handle(h))) return MPI_SUCCESS;
+  return check_any_type(fn, comm, h, out);
+}
+/// check_op() for handles that are not predefined.
+int check_any_op(const char* fn, Comm* comm, MPI_Op h, Op** out);
+inline int check_op(const char* fn, Comm* comm, MPI_Op h, Op** out) {
+  if ((*out = predefined_op_from_handle(h))) return MPI_SUCCESS;
+  return check_any_op(fn, comm, h, out);
+}
 
 inline int check_count(const char* fn, Comm* comm, int count) {
   if (count >= 0) return MPI_SUCCESS;
