@@ -15,10 +15,12 @@
 // slower: the consumer read lines the producer was still writing into.) A record that does
 // not fit before the end of the area runs on into the spill area behind it (one largest
 // record long), so every record is contiguous; the next one starts at the wrapped position.
+// A producer whose consumer keeps up goes back to cell 0 after the first 32 KiB, behind a
+// skip mark over the rest of the area, so a steady exchange stays in a few cached lines.
 //
 // Publishing. Each record starts with a header word: a 14-bit stamp with the top bit of its 16
 // set (so a published header is never zero), a skip bit, and 48 bits that are the caller's
-// (meta). The consumer polls the header word of the cell where the next record starts; the
+// (meta; a skip mark's are the number of cells to skip). The consumer polls the header word of the cell where the next record starts; the
 // producer writes it last (release), after filling the record. The word the consumer polls
 // holds either 0 or a header published for it, never stale bytes of an older record (so no
 // payload can pass for a header), because the producer zeroed it before publishing the record
@@ -170,7 +172,7 @@ class RingProducer {
     // must be free: the consumer has left them.
     if (!room(skip, k, true)) return nullptr;
     const uint64_t rec_end = detail::round_to_line(tail_ + skip + k);
-    if (zeroed_ < rec_end) {  // only a longer record: the lines it covers
+    if (zeroed_ < rec_end) {  // lines a longer record covers, or a skip to cell 0 passes over
       zpos_ += rec_end - zeroed_;
       if (zpos_ >= ncells_) zpos_ -= ncells_;
       zeroed_ = rec_end;
