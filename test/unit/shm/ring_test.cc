@@ -26,8 +26,18 @@ struct RingMemory {
     std::memset(mem, 0, g.bytes());
   }
   ~RingMemory() { std::free(mem); }
+  /// Where the records start, after the RingControl.
+  const uint8_t* area() const { return mem + sizeof(RingControl); }
   RingGeometry geo;
   uint8_t* mem;
+};
+
+// A ring with its producer and consumer views, for tests that drive both in one thread.
+struct Rig {
+  explicit Rig(RingGeometry g) : m(g), p(m.mem, g), c(m.mem, g) {}
+  RingMemory m;
+  RingProducer p;
+  RingConsumer c;
 };
 
 // A record body: `len` bytes derived from the sequence number; the meta carries both.
@@ -72,9 +82,8 @@ TEST_CASE("ring geometry validation", "[ring]") {
 }
 
 TEST_CASE("ring starts empty and delivers one record", "[ring]") {
-  RingMemory m({4, 128});
-  RingProducer p(m.mem, m.geo);
-  RingConsumer c(m.mem, m.geo);
+  Rig rig({4, 128});
+  auto& [m, p, c] = rig;
   uint64_t meta;
   CHECK(c.front(&meta) == nullptr);
   uint8_t* body = p.try_reserve(40);
@@ -92,9 +101,8 @@ TEST_CASE("ring starts empty and delivers one record", "[ring]") {
 }
 
 TEST_CASE("small records share cache lines, longer ones take whole lines", "[ring]") {
-  RingMemory m({4, 256});
-  RingProducer p(m.mem, m.geo);
-  RingConsumer c(m.mem, m.geo);
+  Rig rig({4, 256});
+  auto& [m, p, c] = rig;
   // A 24-byte body and its header word are 32 bytes: two records to a 64-byte line.
   uint8_t* first = p.try_reserve(24);
   p.publish(24, meta_of(0, 24));
@@ -113,9 +121,8 @@ TEST_CASE("small records share cache lines, longer ones take whole lines", "[rin
 TEST_CASE("ring full returns nullptr until the consumer frees room", "[ring]") {
   // 512 bytes (8 lines) of records, the line after the last one kept zeroed: seven 56-byte
   // bodies (64-byte records) fill it.
-  RingMemory m({8, 64});
-  RingProducer p(m.mem, m.geo);
-  RingConsumer c(m.mem, m.geo);
+  Rig rig({8, 64});
+  auto& [m, p, c] = rig;
   for (uint64_t i = 0; i < 7; ++i) REQUIRE(publish(p, i, 56));
   CHECK(p.try_reserve(56) == nullptr);
   CHECK(p.try_reserve(8) == nullptr);
@@ -130,9 +137,8 @@ TEST_CASE("ring full returns nullptr until the consumer frees room", "[ring]") {
 }
 
 TEST_CASE("the producer writes only in lines the consumer has left", "[ring]") {
-  RingMemory m({2, 64});  // 8 cells, 2 lines, one of them kept zeroed ahead
-  RingProducer p(m.mem, m.geo);
-  RingConsumer c(m.mem, m.geo);
+  Rig rig({2, 64});  // 8 cells, 2 lines, one of them kept zeroed ahead
+  auto& [m, p, c] = rig;
   for (uint64_t i = 0; i < 4; ++i) REQUIRE(publish(p, i, 8));  // one cell each: line 0
   CHECK(p.try_reserve(8) == nullptr);
   // Cells of line 0 are free one by one, but the producer waits until the consumer is done
@@ -151,9 +157,8 @@ TEST_CASE("the producer writes only in lines the consumer has left", "[ring]") {
 
 TEST_CASE("a record that reaches the end of the ring stays contiguous in the spill area",
           "[ring]") {
-  RingMemory m({4, 128});  // 32 cells of records, 8 of spill
-  RingProducer p(m.mem, m.geo);
-  RingConsumer c(m.mem, m.geo);
+  Rig rig({4, 128});  // 32 cells of records, 8 of spill
+  auto& [m, p, c] = rig;
   // 28 cells of 1-cell records, then a 120-byte body (8 cells) from cell 28 to 35.
   for (uint64_t i = 0; i < 28; ++i) {
     REQUIRE(publish(p, i, 8));
@@ -161,13 +166,13 @@ TEST_CASE("a record that reaches the end of the ring stays contiguous in the spi
   }
   uint8_t* body = p.try_reserve(120);
   REQUIRE(body != nullptr);
-  CHECK(body == m.mem + sizeof(RingControl) + 28 * kCell + kStampBytes);
+  CHECK(body == m.area() + 28 * kCell + kStampBytes);
   write_body(body, 28, 120);
   p.publish(120, meta_of(28, 120));
   // The next record starts at cell 36 - 32 = 4 of the area.
   uint8_t* next = p.try_reserve(8);
   REQUIRE(next != nullptr);
-  CHECK(next == m.mem + sizeof(RingControl) + 4 * kCell + kStampBytes);
+  CHECK(next == m.area() + 4 * kCell + kStampBytes);
   write_body(next, 29, 8);
   p.publish(8, meta_of(29, 8));
   CHECK(take(c, 28) == 120);
@@ -177,10 +182,9 @@ TEST_CASE("a record that reaches the end of the ring stays contiguous in the spi
 }
 
 TEST_CASE("a record that would cross a cache line starts the next one", "[ring]") {
-  RingMemory m({4, 128});  // 32 cells, 8 lines
-  RingProducer p(m.mem, m.geo);
-  RingConsumer c(m.mem, m.geo);
-  const uint8_t* area = m.mem + sizeof(RingControl);
+  Rig rig({4, 128});  // 32 cells, 8 lines
+  auto& [m, p, c] = rig;
+  const uint8_t* area = m.area();
   auto cell_of = [&](const uint8_t* body) { return (body - kStampBytes - area) / long(kCell); };
   auto put = [&](uint64_t seq, uint32_t len) {
     uint8_t* b = p.try_reserve(len);
@@ -211,10 +215,9 @@ TEST_CASE("a record that would cross a cache line starts the next one", "[ring]"
 
 TEST_CASE("a producer goes back to the start after 32 KiB when the consumer keeps up",
           "[ring]") {
-  RingMemory m({64, 4096});  // 256 KiB of records
-  RingProducer p(m.mem, m.geo);
-  RingConsumer c(m.mem, m.geo);
-  const uint8_t* area = m.mem + sizeof(RingControl);
+  Rig rig({64, 4096});  // 256 KiB of records
+  auto& [m, p, c] = rig;
+  const uint8_t* area = m.area();
   uint64_t seq = 0;
   // 1 KiB records (65 cells with the header word, 68 as whole lines): the 31st would end
   // past 32 KiB, so it starts over at cell 0 behind a skip mark.
@@ -251,10 +254,9 @@ TEST_CASE("payload bytes that look like a header are never read as one", "[ring]
   // Every cell-aligned word of every body holds the header word a record starting at that
   // cell one lap later would carry. The consumer only ever polls a word the producer zeroed
   // since (or a header published there), so none of them is read as a record.
-  RingMemory m({2, 128});  // 16 cells, 4 lines
-  RingProducer p(m.mem, m.geo);
-  RingConsumer c(m.mem, m.geo);
-  const uint8_t* area = m.mem + sizeof(RingControl);
+  Rig rig({2, 128});  // 16 cells, 4 lines
+  auto& [m, p, c] = rig;
+  const uint8_t* area = m.area();
   const uint64_t ncells = m.geo.area_bytes() / kCell;
   uint64_t sent = 0, received = 0, rng = 12345;
   auto next_rand = [&] {
@@ -300,9 +302,8 @@ TEST_CASE("payload bytes that look like a header are never read as one", "[ring]
 }
 
 TEST_CASE("ring wraps around many times keeping order and contents", "[ring]") {
-  RingMemory m({4, 256});
-  RingProducer p(m.mem, m.geo);
-  RingConsumer c(m.mem, m.geo);
+  Rig rig({4, 256});
+  auto& [m, p, c] = rig;
   uint64_t sent = 0, received = 0;
   const uint32_t max_len = uint32_t(m.geo.payload_bytes());
   // Uneven batches and sizes so records cross the end of the area at every offset.
