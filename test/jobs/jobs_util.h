@@ -135,6 +135,23 @@ static inline void jobs_sleep_ms(long ms) {
   }
 }
 
+/* Sleeps about ms milliseconds in 1 ms steps, probing for a message from source with tag on
+ * comm after each. Returns the rank a message came from as soon as one has arrived (it stays
+ * queued), -1 if none did. Tests use it for causal checks: "the peer's notice must not arrive
+ * before I act" holds however late a descheduled rank runs; "the peer must wait at least N ms"
+ * does not. */
+static inline int jobs_sleep_watching(long ms, MPI_Comm comm, int source, int tag) {
+  double end = MPI_Wtime() + (double)ms / 1e3;
+  do {
+    int flag = 0;
+    MPI_Status st;
+    CHECK_MPI(MPI_Iprobe(source, tag, comm, &flag, &st));
+    if (flag) return st.MPI_SOURCE;
+    jobs_sleep_ms(1);
+  } while (MPI_Wtime() < end);
+  return -1;
+}
+
 /* Rank 0 prints one line once every rank got here, so the log shows the job really ended. */
 static inline void jobs_done(const char *name) {
   int rank = 0, size = 0;
