@@ -29,25 +29,31 @@ void reduce_binomial(Schedule& s, const void* sendbuf, void* recvbuf, size_t cou
   const int tree_root = s.reducer().commutative() ? root : 0;
   const int v = wrap(rank - tree_root + n, n);
   int parent = -1;
-  std::vector<int> children;
+  // At most one child per bit of the rank count: fixed arrays, so a small reduce takes no heap.
+  constexpr int kMaxChildren = 32;
+  int children[kMaxChildren];
+  int nchildren = 0;
   for (int mask = 1; mask < n; mask <<= 1) {
     if (v & mask) {
       parent = wrap(v - mask + tree_root, n);
       break;
     }
-    if (v + mask < n) children.push_back(wrap(v + mask + tree_root, n));
+    if (v + mask < n) children[nchildren++] = wrap(v + mask + tree_root, n);
   }
   // Children's partial results arrive in any order into their own buffers, then fold in from
-  // the lowest: after child i, bufs[i] = mine op child_0 op ... op child_i.
-  std::vector<char*> bufs;
-  for (int c : children) {
-    bufs.push_back(s.scratch(bytes));
-    s.recv(bufs.back(), bytes, c);
+  // the lowest: after child i, bufs[i] = mine op child_0 op ... op child_i. At the root the
+  // last buffer is recvbuf itself (unless in place), so the result needs no copy.
+  const bool last_in_recvbuf = rank == root && rank == tree_root && recvbuf != sendbuf;
+  char* bufs[kMaxChildren];
+  for (int i = 0; i < nchildren; ++i) {
+    bufs[i] = last_in_recvbuf && i == nchildren - 1 ? static_cast<char*>(recvbuf)
+                                                     : s.scratch(bytes);
+    s.recv(bufs[i], bytes, children[i]);
   }
   const char* acc = static_cast<const char*>(sendbuf);
-  for (char* b : bufs) {
-    s.reduce(acc, b, count);
-    acc = b;
+  for (int i = 0; i < nchildren; ++i) {
+    s.reduce(acc, bufs[i], count);
+    acc = bufs[i];
   }
   if (parent >= 0)
     s.send(acc, bytes, parent);
@@ -133,14 +139,27 @@ void allreduce_recursive_doubling(Schedule& s, const void* sendbuf, void* recvbu
     s.recv(acc, bytes, rank + 1);
     return;
   }
-  s.copy(acc, sendbuf, bytes);
   char* a = acc;
-  char* t = s.scratch(bytes);
-  if (rank < 2 * f.rem) {
+  int mask = 1;
+  const bool folds_in = rank < 2 * f.rem;
+  if (!folds_in && sendbuf != acc && (commute || (nr ^ 1) > nr)) {
+    // The first exchange goes straight from sendbuf into recvbuf, then combines into recvbuf:
+    // no copy of sendbuf first, so the send leaves before any local work, and with one round
+    // (2 ranks) no scratch. The peer is the higher run here unless the op commutes.
+    const int peer = f.real_rank(nr ^ 1);
+    s.send(sendbuf, bytes, peer);
+    s.recv(acc, bytes, peer);
+    s.reduce(sendbuf, acc, count);
+    mask = 2;
+  } else {
+    s.copy(acc, sendbuf, bytes);
+  }
+  char* t = mask < f.pof2 || folds_in ? s.scratch(bytes) : nullptr;
+  if (folds_in) {
     s.recv(t, bytes, rank - 1);
     s.reduce(t, a, count);
   }
-  for (int mask = 1; mask < f.pof2; mask <<= 1) {
+  for (; mask < f.pof2; mask <<= 1) {
     const int pnr = nr ^ mask, peer = f.real_rank(pnr);
     s.fence();
     // Send first: the partner waits for it, and by the time the receive is posted our own
