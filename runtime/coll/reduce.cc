@@ -1,6 +1,5 @@
 // Reduce (binomial, Rabenseifner) and allreduce (recursive doubling, Rabenseifner, ring).
 #include <utility>
-#include <vector>
 
 #include "runtime/coll/coll.h"
 #include "runtime/coll/halving.h"
