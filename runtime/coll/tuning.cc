@@ -64,11 +64,16 @@ constexpr Row kTable[] = {
     {Coll::kAllgather, kAnyRanks, 64 * KiB, Alg::kBruck},
     {Coll::kAllgather, kAnyRanks, kAnyBytes, Alg::kRing},
 
-    // Bruck: ceil(log2 n) messages per rank, for tiny blocks. Above, everything posted at once
-    // (in batches of 32 peers) beat pairwise exchange at every size measured on shared memory
-    // (8 ranks: 64 KiB 0.43 vs 0.61 ms, 1 MiB 11 vs 28 ms; 4 ranks: 1 MiB 1.0 vs 1.6 ms): its
-    // n-1 lock-step rounds each need both partners running. Pairwise stays selectable for
-    // networks, where it avoids many senders converging on one receiver.
+    // Bruck: ceil(log2 n) messages per rank, for tiny blocks on communicators larger than
+    // measured here. Up to 8 ranks on shared memory, everything posted at once (in batches of
+    // 32 peers) beat it at every block size: Bruck's rotations and packing are local copies
+    // that one message per peer does not need (8 B blocks: 2 ranks 0.14 vs 0.16 us, 4 ranks
+    // 2.3 vs 3.1, 8 ranks 8.3-9.0 vs 13.4-13.9; 256 B blocks at 8 ranks 13.1-14.1 vs 15.9-16.7).
+    // Linear also beat pairwise exchange at every size (8 ranks: 64 KiB 0.43 vs 0.61 ms, 1 MiB
+    // 11 vs 28 ms; 4 ranks: 1 MiB 1.0 vs 1.6 ms): its n-1 lock-step rounds each need both
+    // partners running. Pairwise stays selectable for networks, where it avoids many senders
+    // converging on one receiver.
+    {Coll::kAlltoall, 8, kAnyBytes, Alg::kLinear},
     {Coll::kAlltoall, kAnyRanks, 256, Alg::kBruck},
     {Coll::kAlltoall, kAnyRanks, kAnyBytes, Alg::kLinear},
     {Coll::kAlltoall, kAnyRanks, kAnyBytes, Alg::kPairwise},

@@ -33,7 +33,9 @@ TEST_CASE("small messages use the latency algorithms", "[coll][tuning]") {
   CHECK(choose(Coll::kAllreduce, shape(4, 8)) == Alg::kRecursiveDoubling);
   CHECK(choose(Coll::kAllreduce, shape(7, 8)) == Alg::kRecursiveDoubling);
   CHECK(choose(Coll::kAllgather, shape(4, 64)) == Alg::kRecursiveDoubling);
-  CHECK(choose(Coll::kAlltoall, shape(8, 16)) == Alg::kBruck);
+  CHECK(choose(Coll::kAlltoall, shape(16, 16)) == Alg::kBruck);
+  CHECK(choose(Coll::kAlltoall, shape(8, 16)) == Alg::kLinear);  // measured: no Bruck up to 8
+  CHECK(choose(Coll::kAlltoall, shape(2, 8)) == Alg::kLinear);
   CHECK(choose(Coll::kGather, shape(8, 16)) == Alg::kBinomial);
 }
 
