@@ -115,13 +115,16 @@ void scatter_linear(Schedule& s, const void* sendbuf, void* recvbuf, size_t blk,
 }
 
 // log2(n) rounds, each doubling the contiguous run of blocks a rank holds (powers of two).
+// Send first: the partner waits for it, and by the time the receive is posted the partner's
+// message may be here already (then it completes without a pml request). 2 ranks, us per call:
+// 8 B blocks 0.136-0.140 -> 0.124-0.127, 256 B 0.155-0.167 -> 0.136-0.143; 4 ranks unchanged.
 void allgather_recursive_doubling(Schedule& s, char* rbuf, size_t blk) {
   const int n = s.size(), r = s.rank();
   for (int mask = 1; mask < n; mask <<= 1) {
     const int peer = r ^ mask;
     s.fence();
-    s.recv(rbuf + (peer / mask) * mask * blk, mask * blk, peer);
     s.send(rbuf + (r / mask) * mask * blk, mask * blk, peer);
+    s.recv(rbuf + (peer / mask) * mask * blk, mask * blk, peer);
   }
 }
 
