@@ -1,5 +1,6 @@
 // The byte transfer layer interface. RDMA-shaped: active messages plus one-sided get/put on
-// registered memory. Backends (self, shm, verbs, tcp) implement it; the pml uses only this.
+// registered memory. Backends (self, shm, verbs) implement it; the registry (registry.h) owns
+// them, and the pml and one-sided communication reach them only through it.
 //
 // Peers are job ranks (0..job size-1). A backend never knows about MPI tags, communicators or
 // datatypes. All calls are made from one thread at a time (the MPI runtime serializes them).
@@ -24,7 +25,12 @@ namespace mpr::btl {
 enum class Status { kDone, kPosted, kRetry };
 
 struct Caps {
-  const char* name = "";        ///< "self", "shm", "verbs", "tcp"
+  const char* name = "";        ///< for messages and MPR_BTL only; no layer switches on it
+  /// Preference when several backends reach a peer: the registry picks the lowest. The
+  /// loopback backend ranks first, shared memory before the network, RDMA before TCP.
+  int rank = 100;
+  /// Bytes of RemoteKey this backend fills (the rest is zero); wire headers carry only these.
+  size_t rkey_size = sizeof(uint64_t);
   size_t max_am_size = 0;       ///< header + payload bytes one active message can carry
   size_t eager_limit = 0;       ///< pml sends messages up to this size eagerly
   bool native_get = false;      ///< get() is one-sided (RDMA READ / CMA), not emulated
@@ -45,17 +51,25 @@ enum class AtomicOp : uint8_t {
   kCompareSwap,  ///< if (*remote == compare) *remote = operand
 };
 
-/// Opaque remote access key: what a peer needs to get/put our registered memory.
-/// shm: the owner's pid; verbs: rkey. Fixed size so it fits in wire headers.
+/// Opaque remote access key: what a peer needs to get/put our registered memory (shm: the
+/// owner's pid and a tag; verbs: the rkey). A backend declares how many of its bytes it uses
+/// (Caps::rkey_size); kRemoteKeyWords is the capacity, large enough for a libfabric key or a
+/// packed UCX rkey of one transport; a backend with larger keys raises it here.
+constexpr int kRemoteKeyWords = 4;
 struct RemoteKey {
-  uint64_t words[2] = {0, 0};
+  uint64_t words[kRemoteKeyWords] = {};
 };
-static_assert(sizeof(RemoteKey) == 16);
+static_assert(sizeof(RemoteKey) == 32);
+
+/// Where registered memory lives. Host memory only today; device memory (GPU) gets its own
+/// kind so that backends and the registration cache can tell the two apart.
+enum class MemKind : uint8_t { kHost };
 
 /// A registration of [addr, addr+len). Returned by reg(), released by dereg().
 struct Registration {
   void* addr = nullptr;
   size_t len = 0;
+  MemKind kind = MemKind::kHost;
   RemoteKey rkey;             ///< send this to peers
   uint64_t lkey = 0;          ///< local key (verbs lkey); 0 where unused
   void* backend_data = nullptr;
@@ -156,9 +170,9 @@ class Btl {
   bool yield_ = false;  ///< set by yield_progress(); backends clear it when they return
 };
 
-/// Factories: phase 1 of setup. Each creates local resources and bs.put()s this rank's address
-/// under its own key ("mpr.shm", "mpr.verbs", ...); the runtime then fences once and calls
-/// wire_up() on each. A factory returns nullptr (with a verbose-mode note) when the backend
+/// Factories: phase 1 of setup, run by the registry (registry.cc holds the table). Each creates
+/// local resources and bs.put()s this rank's address under its own key ("mpr.shm",
+/// "mpr.verbs", ...); the registry then fences once and calls wire_up() on each. A factory returns nullptr (with a verbose-mode note) when the backend
 /// cannot be used on this machine for this job, and throws std::runtime_error when it was
 /// explicitly asked for (MPR_BTL / MPR_VERBS_DEVICE) but fails. Factories must not fence.
 std::unique_ptr<Btl> make_self_btl(common::Bootstrap& bs);

@@ -76,7 +76,7 @@ bool PmlImpl::send_now(const void* buf, size_t bytes, int dst_peer, int src_rank
                        uint32_t ctx) {
   assert(dst_peer >= 0 && static_cast<size_t>(dst_peer) < peers_.size());
   Peer& p = peers_[dst_peer];
-  if (bytes > p.eager_limit || !p.pending.empty()) return false;
+  if (bytes > p.eager_limit || reg_.backlogged(dst_peer)) return false;
   MatchHdr h = make_match_hdr(HdrType::kEager, dst_peer, src_rank, tag, ctx);
   iovec iov{const_cast<void*>(buf), bytes};
   if (p.btl->send_am(dst_peer, kAmMatch, &h, sizeof h, &iov, bytes ? 1 : 0) ==
@@ -258,7 +258,8 @@ void PmlImpl::process_match(int peer, const MatchHdr& mh, const void* hdr, size_
       break;
     }
     case HdrType::kRts:
-      ok = ok && read_hdr(hdr, hdr_len, &h);
+      ok = ok && read_hdr(hdr, hdr_len, &h) &&
+           payload_len == peers_[peer].btl->caps().rkey_size;
       break;
     default:
       ok = false;
@@ -281,7 +282,8 @@ void PmlImpl::process_match(int peer, const MatchHdr& mh, const void* hdr, size_
     if (h.len >= kYieldAfterBytes) peers_[peer].btl->yield_progress();
     return;
   }
-  const size_t data_len = mh.type != HdrType::kRts ? payload_len : 0;
+  // An RTS keeps its remote key as the data.
+  const size_t data_len = payload_len;
   Message* m = new_message(data_len);
   m->ctx = mh.ctx;
   m->src = mh.src;
@@ -309,7 +311,7 @@ void PmlImpl::deliver(RecvReq* r, int peer, const RtsHdr& h, const void* payload
   r->status.bytes = r->want;
   r->status.error = h.len > r->cap ? kErrTruncate : kOk;
   if (h.m.type == HdrType::kRts)
-    start_rndv_recv(r, peer, h);
+    start_rndv_recv(r, peer, h, payload);
   else
     deliver_eager(r, peer, h, payload);
 }

@@ -55,18 +55,19 @@ struct EagerSyncHdr {
 static_assert(sizeof(EagerSyncHdr) == 24);
 static_assert(std::is_trivially_copyable_v<EagerSyncHdr>);
 
-/// Request to send: the data stays in the sender's buffer at `addr` (readable with `rkey`
-/// unless kFlagNoGet) until the sender gets FIN or has sent every fragment asked by CTS.
+/// Request to send: the data stays in the sender's buffer at `addr` (readable with the remote
+/// key unless kFlagNoGet) until the sender gets FIN or has sent every fragment asked by CTS.
+/// The key is the message's payload: the first Caps::rkey_size bytes of the RemoteKey of the
+/// backend that carries it, so each backend's peers pay only for the key size it declares.
 /// The pml also keeps every arrived match message in this shape, `len` filled in from the
 /// payload for eager ones.
 struct RtsHdr {
   MatchHdr m;
   uint64_t len;  ///< full message length in bytes
   uint64_t addr;
-  btl::RemoteKey rkey;
   uint64_t sreq;
 };
-static_assert(sizeof(RtsHdr) == 56);
+static_assert(sizeof(RtsHdr) == 40);
 static_assert(std::is_trivially_copyable_v<RtsHdr>);
 
 /// FIN and CTS. `len` is the number of bytes the receiver wants (CTS); unused by FIN.

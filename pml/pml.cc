@@ -1,5 +1,5 @@
-// Setup and teardown: which backends exist (MPR_BTL), which one serves each peer, describe()
-// for MPR_VERBOSE, and finalize.
+// Setup and teardown: the pml's view of the backend serving each peer (chosen by the registry),
+// describe() for MPR_VERBOSE, and finalize.
 #include <sched.h>
 
 #include <algorithm>
@@ -15,33 +15,6 @@
 namespace mpr::pml {
 
 namespace {
-
-constexpr const char* kKnownBackends[] = {"self", "shm", "verbs", "tcp"};
-
-/// Lower is preferred. self only ever reaches this rank; shm beats the network for peers on
-/// the node; unknown names (test backends) come last, in the order they were given.
-int preference(const char* name, bool own_rank) {
-  std::string n = name;
-  if (n == "self") return own_rank ? 0 : 99;
-  if (n == "shm") return 1;
-  if (n == "verbs") return 2;
-  if (n == "tcp") return 3;
-  return 4;
-}
-
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : text + ",") {
-    if (c == ',') {
-      if (!cur.empty()) out.push_back(cur);
-      cur.clear();
-    } else if (c != ' ') {
-      cur += c;
-    }
-  }
-  return out;
-}
 
 /// "0-3,5,7-8"
 std::string format_ranks(const std::vector<int>& ranks) {
@@ -77,42 +50,26 @@ PmlConfig PmlConfig::from_params() {
   return c;
 }
 
-PmlImpl::PmlImpl(common::Bootstrap& bs, std::vector<std::unique_ptr<btl::Btl>> btls,
+PmlImpl::PmlImpl(common::Bootstrap& bs, btl::Registry& reg, std::unique_ptr<btl::Registry> owned,
                  const PmlConfig& cfg)
-    : bs_(bs), btls_(std::move(btls)), cfg_(cfg), rank_(bs.rank()) {
+    : bs_(bs), owned_reg_(std::move(owned)), reg_(reg), cfg_(cfg), rank_(bs.rank()) {
   cfg_.get_inflight = std::max(cfg_.get_inflight, 1);
   cfg_.frag_budget = std::max(cfg_.frag_budget, 1);
   cfg_.get_chunk = std::max<size_t>(cfg_.get_chunk, 1);
   cfg_.pack_chunk = std::max<size_t>(cfg_.pack_chunk, 1);
   peers_.resize(static_cast<size_t>(bs.size()));
-  for (auto& b : btls_) {
-    b->set_handler(kAmMatch, &PmlImpl::am_match, this);
-    b->set_handler(kAmCtl, &PmlImpl::am_ctl, this);
-    b->set_handler(kAmFrag, &PmlImpl::am_frag, this);
-  }
-  bs_.fence();
-  for (auto& b : btls_) b->wire_up(bs_);
+  static_assert(btl::kAmIdsPml == 0 && int{kAmFrag} < btl::kAmIdRma,
+                "the pml's active-message ids are the registry's first range");
+  reg_.set_handler(kAmMatch, &PmlImpl::am_match, this);
+  reg_.set_handler(kAmCtl, &PmlImpl::am_ctl, this);
+  reg_.set_handler(kAmFrag, &PmlImpl::am_frag, this);
+  reg_.connect();
   select_backends();
 }
 
 void PmlImpl::select_backends() {
   for (int peer = 0; peer < static_cast<int>(peers_.size()); ++peer) {
-    btl::Btl* best = nullptr;
-    int best_pref = 0;
-    for (auto& b : btls_) {
-      int pref = preference(b->caps().name, peer == rank_);
-      if (pref >= 99 || !b->reachable(peer)) continue;
-      if (!best || pref < best_pref) {
-        best = b.get();
-        best_pref = pref;
-      }
-    }
-    if (!best) {
-      std::string loaded;
-      for (auto& b : btls_) loaded += std::string(loaded.empty() ? "" : ", ") + b->caps().name;
-      throw std::runtime_error("rank " + std::to_string(rank_) + ": no backend reaches peer " +
-                               std::to_string(peer) + " (loaded: " + loaded + "; check MPR_BTL)");
-    }
+    btl::Btl* best = reg_.backend(peer);
     const btl::Caps& caps = best->caps();
     if (caps.max_am_size <= sizeof(RtsHdr))
       throw std::runtime_error("rank " + std::to_string(rank_) + ": backend " + caps.name +
@@ -123,8 +80,6 @@ void PmlImpl::select_backends() {
     p.btl = best;
     p.eager_limit = std::min(caps.eager_limit, caps.max_am_size - sizeof(EagerSyncHdr));
     p.frag_payload = caps.max_am_size - sizeof(FragHdr);
-    if (std::find(used_btls_.begin(), used_btls_.end(), best) == used_btls_.end())
-      used_btls_.push_back(best);
   }
 }
 
@@ -145,49 +100,6 @@ PmlImpl::~PmlImpl() {
   }
   while (ArrivedEntry* e = match_.take_any_unexpected()) delete static_cast<Message*>(e);
   for (Message* m : spare_msgs_) delete m;
-}
-
-std::vector<btl::Btl*> PmlImpl::all_backends() {
-  std::vector<btl::Btl*> out;
-  for (auto& b : btls_) out.push_back(b.get());
-  return out;
-}
-
-void PmlImpl::set_am_handler(int am_id, btl::AmHandler fn, void* ctx) {
-  for (auto& b : btls_) b->set_handler(am_id, fn, ctx);
-}
-
-namespace {
-// What pin() registered: one registration per backend that needs them.
-struct Pinned {
-  std::vector<std::pair<btl::Btl*, btl::Registration>> regs;
-};
-}  // namespace
-
-void* PmlImpl::pin(void* addr, size_t len) {
-  auto* p = new Pinned;
-  for (btl::Btl* b : used_btls_) {
-    if (!b->caps().needs_registration) continue;
-    btl::Registration r;
-    try {
-      b->reg(addr, len, &r);
-    } catch (const std::exception&) {
-      continue;  // registered on demand later, as any other memory
-    }
-    p->regs.emplace_back(b, r);
-  }
-  if (!p->regs.empty()) return p;
-  delete p;
-  return nullptr;
-}
-
-void PmlImpl::unpin(void* token) {
-  auto* p = static_cast<Pinned*>(token);
-  if (!p) return;
-  // After finalize the backends already released every registration.
-  if (!finalized_)
-    for (auto& [b, r] : p->regs) b->dereg(&r);
-  delete p;
 }
 
 void PmlImpl::finalize() {
@@ -214,18 +126,18 @@ void PmlImpl::finalize() {
     common::log_verbose("pml: %zu unexpected message(s) were never received",
                         match_.unexpected_count());
   bs_.fence();
-  for (auto& b : btls_) b->finalize();
+  reg_.finalize();
 }
 
 std::string PmlImpl::describe() const {
   std::ostringstream out;
   out << "pml: rank " << rank_ << " of " << peers_.size() << ", get chunk "
       << format_bytes(cfg_.get_chunk) << " x " << cfg_.get_inflight << " in flight\n";
-  for (const auto& b : btls_) {
+  for (btl::Btl* b : reg_.loaded()) {
     std::vector<int> served;
     size_t eager = 0;
     for (size_t i = 0; i < peers_.size(); ++i)
-      if (peers_[i].btl == b.get()) {
+      if (peers_[i].btl == b) {
         served.push_back(static_cast<int>(i));
         eager = peers_[i].eager_limit;
       }
@@ -254,7 +166,7 @@ PmlDebug PmlImpl::debug() const {
   d.incomplete = incomplete_;
   d.unexpected = match_.unexpected_count();
   d.posted = match_.posted_count();
-  for (const Peer& p : peers_) d.pending_ams += p.pending.size();
+  d.pending_ams = reg_.backlog_size();
   return d;
 }
 
@@ -265,7 +177,9 @@ const char* PmlImpl::backend_name(int peer) const {
 std::unique_ptr<Pml> make_pml_over(common::Bootstrap& bs,
                                    std::vector<std::unique_ptr<btl::Btl>> btls,
                                    const PmlConfig& cfg) {
-  return std::make_unique<PmlImpl>(bs, std::move(btls), cfg);
+  auto reg = std::make_unique<btl::Registry>(bs, std::move(btls));
+  btl::Registry& r = *reg;
+  return std::make_unique<PmlImpl>(bs, r, std::move(reg), cfg);
 }
 
 PmlDebug debug_counters(const Pml& pml) { return static_cast<const PmlImpl&>(pml).debug(); }
@@ -274,42 +188,8 @@ const char* backend_for(const Pml& pml, int peer) {
   return static_cast<const PmlImpl&>(pml).backend_name(peer);
 }
 
-std::unique_ptr<Pml> Pml::create(common::Bootstrap& bs) {
-  const std::string list = common::param_string("MPR_BTL");
-  const std::vector<std::string> wanted = split_list(list);
-  for (const std::string& w : wanted) {
-    if (std::find(std::begin(kKnownBackends), std::end(kKnownBackends), w) ==
-        std::end(kKnownBackends))
-      throw std::runtime_error("rank " + std::to_string(bs.rank()) +
-                               ": MPR_BTL names unknown "
-                               "backend '" +
-                               w + "' (known: self, shm, verbs, tcp)");
-  }
-  auto allowed = [&](const char* name) {
-    return wanted.empty() || std::find(wanted.begin(), wanted.end(), name) != wanted.end();
-  };
-
-  std::vector<std::unique_ptr<btl::Btl>> btls;
-  // Messages to this rank always take the loopback backend: it costs nothing when unused.
-  btls.push_back(btl::make_self_btl(bs));
-  using Factory = std::unique_ptr<btl::Btl> (*)(common::Bootstrap&);
-  const std::pair<const char*, Factory> factories[] = {{"shm", &btl::make_shm_btl},
-                                                       {"verbs", &btl::make_verbs_btl}};
-  for (const auto& [name, factory] : factories) {
-    if (!allowed(name)) continue;
-    try {
-      if (auto b = factory(bs))
-        btls.push_back(std::move(b));
-      else
-        common::log_verbose("pml: backend %s is not available on this machine", name);
-    } catch (const std::exception& e) {
-      if (!wanted.empty()) throw;
-      common::log_verbose("pml: backend %s skipped: %s", name, e.what());
-    }
-  }
-  if (!wanted.empty() && allowed("tcp"))
-    common::log_verbose("pml: backend tcp is not built in this version");
-  return make_pml_over(bs, std::move(btls), PmlConfig::from_params());
+std::unique_ptr<Pml> Pml::create(common::Bootstrap& bs, btl::Registry& btls) {
+  return std::make_unique<PmlImpl>(bs, btls, nullptr, PmlConfig::from_params());
 }
 
 }  // namespace mpr::pml

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "btl-rdma/btl.h"
+#include "btl-rdma/registry.h"
 #include "common/bootstrap.h"
 
 namespace mpr::pml {
@@ -86,10 +87,10 @@ struct Stats {
 
 class Pml {
  public:
-  /// Creates the backends allowed by MPR_BTL (self, shm, verbs, ...), fences once through
-  /// `bs`, wires them up and chooses one backend per peer. Throws std::runtime_error naming
-  /// the cause if a peer cannot be reached by any backend.
-  static std::unique_ptr<Pml> create(common::Bootstrap& bs);
+  /// Over the backends of `btls` (which must outlive the pml): registers the pml's handlers,
+  /// then has the registry fence once through `bs`, wire up and choose one backend per peer.
+  /// Throws std::runtime_error naming the cause if a peer cannot be reached by any backend.
+  static std::unique_ptr<Pml> create(common::Bootstrap& bs, btl::Registry& btls);
   virtual ~Pml() = default;
 
   /// Start a send of `bytes` bytes to job rank `dst_peer`; the receiver sees source `src_rank`
@@ -132,18 +133,6 @@ class Pml {
   /// completes (MPI_Request_free semantics).
   virtual void release(Request* req) = 0;
 
-  /// MPI_Alloc_mem: register [addr, addr + len) now with every backend in use that needs
-  /// registration, so later transfers from or into it find the registration cached instead of
-  /// registering on the critical path. Returns a token for unpin(), nullptr when nothing was
-  /// registered. Never throws (memory that cannot be registered is registered on demand).
-  virtual void* pin(void* addr, size_t len) {
-    (void)addr;
-    (void)len;
-    return nullptr;
-  }
-  /// MPI_Free_mem: drop what pin() registered (before the memory is freed).
-  virtual void unpin(void* token) { (void)token; }
-
   /// Drive every backend and the protocol state machines. Returns the number of events.
   virtual int progress() = 0;
   /// Block until req->complete: poll, spin briefly, then yield the CPU (oversubscription).
@@ -168,18 +157,6 @@ class Pml {
       if (hooks_[i] == h) return;
     if (nhooks_ < kMaxHooks) hooks_[nhooks_++] = h;
   }
-
-  // One-sided communication (runtime/rma) works on the backends directly: put/get/atomics on
-  // registered window memory, plus its own active messages where a backend has no native
-  // one-sided operations.
-  /// Active-message id reserved for runtime/rma (the pml's own ids are below it).
-  static constexpr int kRmaAmId = 8;
-  /// The backend that carries traffic to job rank `peer` (the self backend for this rank).
-  virtual btl::Btl* backend(int peer) = 0;
-  /// Every backend loaded for this job, whether or not it serves a peer.
-  virtual std::vector<btl::Btl*> all_backends() = 0;
-  /// Install `fn` for `am_id` on every loaded backend.
-  virtual void set_am_handler(int am_id, btl::AmHandler fn, void* ctx) = 0;
 
  protected:
   int run_hooks() {

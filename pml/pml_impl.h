@@ -58,6 +58,7 @@ struct GetChunk {
   bool busy = false;
 };
 static_assert(std::is_standard_layout_v<GetChunk>);
+static_assert(kMaxHdrLen <= btl::kMaxQueuedHdr);
 
 struct RecvReq : ReqBase, PostedEntry, Hook<ActiveTag> {
   uint8_t* buf = nullptr;
@@ -110,16 +111,6 @@ struct Message : ArrivedEntry, Hook<AllTag> {
   bool taken = false;  ///< taken out of the queues by improbe: listed in taken_msgs_
 };
 
-/// An active message that met kRetry, or that must wait behind one (per-peer order).
-struct PendingAm {
-  int am_id = 0;
-  uint8_t hdr[kMaxHdrLen];
-  size_t hdr_len = 0;
-  const void* data = nullptr;  ///< user memory, valid until the send completes
-  size_t len = 0;
-  SendReq* done_on_send = nullptr;  ///< eager standard send: complete it once sent
-};
-
 /// A kAmMatch message that arrived ahead of its sequence number.
 struct ParkedAm {
   std::vector<uint8_t> hdr;
@@ -132,13 +123,14 @@ struct Peer {
   size_t frag_payload = 0;  ///< payload bytes per copy-pipeline fragment
   uint16_t send_seq = 0;
   uint16_t recv_seq = 0;
-  std::deque<PendingAm> pending;
   std::unordered_map<uint32_t, ParkedAm> parked;
 };
 
 class PmlImpl final : public Pml {
  public:
-  PmlImpl(common::Bootstrap& bs, std::vector<std::unique_ptr<btl::Btl>> btls, const PmlConfig& cfg);
+  /// Over `reg` (owned by the caller), or over `owned` when given (tests).
+  PmlImpl(common::Bootstrap& bs, btl::Registry& reg, std::unique_ptr<btl::Registry> owned,
+          const PmlConfig& cfg);
   ~PmlImpl() override;
 
   Request* isend(const void* buf, size_t bytes, int dst_peer, int src_rank, int tag, uint32_t ctx,
@@ -156,16 +148,11 @@ class PmlImpl final : public Pml {
   Request* imrecv(void* buf, size_t bytes, Message* msg) override;
   bool cancel(Request* req) override;
   void release(Request* req) override;
-  void* pin(void* addr, size_t len) override;
-  void unpin(void* token) override;
   int progress() override;
   void wait(Request* req) override;
   void finalize() override;
   const Stats& stats() const override { return stats_; }
   std::string describe() const override;
-  btl::Btl* backend(int peer) override { return peers_[peer].btl; }
-  std::vector<btl::Btl*> all_backends() override;
-  void set_am_handler(int am_id, btl::AmHandler fn, void* ctx) override;
 
   PmlDebug debug() const;
   const char* backend_name(int peer) const;
@@ -177,7 +164,7 @@ class PmlImpl final : public Pml {
   // progress machinery (progress.cc)
   void send_ctl(int peer, const void* hdr, size_t hdr_len, SendReq* done_on_send = nullptr,
                 int am_id = kAmCtl, const void* data = nullptr, size_t len = 0);
-  int drain_pending();
+  static void on_sent(void* ctx, void* req);
   void complete(ReqBase* r);
   uint64_t assign_id(ReqBase* r);
   ReqBase* lookup(uint64_t id, const char* what, int peer);
@@ -217,7 +204,8 @@ class PmlImpl final : public Pml {
 
   // rendezvous (rndv.cc)
   void send_rts(SendReq* s, int dst, int src_rank, int tag, uint32_t ctx);
-  void start_rndv_recv(RecvReq* r, int peer, const RtsHdr& h);
+  /// `key`: the RTS payload, Caps::rkey_size bytes of the sender's RemoteKey.
+  void start_rndv_recv(RecvReq* r, int peer, const RtsHdr& h, const void* key);
   void request_cts(RecvReq* r);
   void drive_get(RecvReq* r);
   bool finish_get(RecvReq* r);
@@ -229,12 +217,11 @@ class PmlImpl final : public Pml {
   static void on_get_done(btl::Completion* c, int status);
 
   common::Bootstrap& bs_;
-  std::vector<std::unique_ptr<btl::Btl>> btls_;  // first member: destroyed last
-  std::vector<btl::Btl*> used_btls_;             // those serving at least one peer
+  std::unique_ptr<btl::Registry> owned_reg_;  // first member: destroyed last (tests only)
+  btl::Registry& reg_;
   PmlConfig cfg_;
   int rank_;
   std::vector<Peer> peers_;
-  std::vector<int> pending_peers_;  // peers whose pending queue is not empty
   MatchEngine match_;
   Stats stats_;
   std::unordered_map<uint64_t, ReqBase*> live_;

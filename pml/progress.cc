@@ -10,54 +10,17 @@
 
 namespace mpr::pml {
 
+// Everything to a peer queues behind the first kRetry (in the registry's backlog, shared with
+// one-sided communication) so the peer sees our kAmMatch sequence in order.
 void PmlImpl::send_ctl(int peer, const void* hdr, size_t hdr_len, SendReq* done_on_send, int am_id,
                        const void* data, size_t len) {
   assert(hdr_len <= kMaxHdrLen);
-  Peer& p = peers_[peer];
-  if (p.pending.empty()) {
-    iovec iov{const_cast<void*>(data), len};
-    btl::Status st = p.btl->send_am(peer, am_id, hdr, hdr_len, &iov, len ? 1 : 0);
-    if (st != btl::Status::kRetry) {
-      if (done_on_send) complete(done_on_send);
-      return;
-    }
-    pending_peers_.push_back(peer);
-  }
-  // Everything later to this peer queues behind the first kRetry so the peer sees our
-  // kAmMatch sequence in order.
-  PendingAm& a = p.pending.emplace_back();
-  a.am_id = am_id;
-  std::memcpy(a.hdr, hdr, hdr_len);
-  a.hdr_len = hdr_len;
-  a.data = data;
-  a.len = len;
-  a.done_on_send = done_on_send;
+  reg_.send_or_queue(peer, am_id, hdr, hdr_len, data, len, done_on_send ? &on_sent : nullptr,
+                     this, done_on_send);
 }
 
-int PmlImpl::drain_pending() {
-  int events = 0;
-  for (size_t i = 0; i < pending_peers_.size();) {
-    int peer = pending_peers_[i];
-    Peer& p = peers_[peer];
-    while (!p.pending.empty()) {
-      PendingAm& a = p.pending.front();
-      iovec iov{const_cast<void*>(a.data), a.len};
-      if (p.btl->send_am(peer, a.am_id, a.hdr, a.hdr_len, &iov, a.len ? 1 : 0) ==
-          btl::Status::kRetry)
-        break;
-      SendReq* done = a.done_on_send;
-      p.pending.pop_front();
-      ++events;
-      if (done) complete(done);
-    }
-    if (p.pending.empty()) {
-      pending_peers_[i] = pending_peers_.back();
-      pending_peers_.pop_back();
-    } else {
-      ++i;
-    }
-  }
-  return events;
+void PmlImpl::on_sent(void* ctx, void* req) {
+  static_cast<PmlImpl*>(ctx)->complete(static_cast<SendReq*>(req));
 }
 
 uint64_t PmlImpl::assign_id(ReqBase* r) {
@@ -160,8 +123,7 @@ void PmlImpl::drain_parked(int peer) {
 
 int PmlImpl::progress() {
   int events = 0;
-  for (btl::Btl* b : used_btls_) events += b->progress();
-  if (!pending_peers_.empty()) events += drain_pending();
+  events += reg_.progress();
   if (!getters_.empty()) events += drive_gets();
   if (!pipelines_.empty()) events += drive_pipelines();
   events += run_hooks();
@@ -185,7 +147,7 @@ void PmlImpl::wait(Request* req) {
 }
 
 bool PmlImpl::idle() const {
-  return incomplete_ == match_.posted_count() && pending_peers_.empty() && getters_.empty() &&
+  return incomplete_ == match_.posted_count() && reg_.backlog_empty() && getters_.empty() &&
          pipelines_.empty();
 }
 

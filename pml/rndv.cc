@@ -29,7 +29,6 @@ void PmlImpl::send_rts(SendReq* s, int dst, int src_rank, int tag, uint32_t ctx)
       b->reg(const_cast<uint8_t*>(s->buf), s->len, &s->reg);
       s->registered = true;
       s->reg_btl = b;
-      h.rkey = s->reg.rkey;
       h.m.flags = 0;
     } catch (const std::exception& e) {
       common::log_verbose(
@@ -38,7 +37,9 @@ void PmlImpl::send_rts(SendReq* s, int dst, int src_rank, int tag, uint32_t ctx)
           b->caps().name, s->len, dst, e.what());
     }
   }
-  send_ctl(dst, &h, sizeof h, nullptr, kAmMatch);
+  // The key (zero under kFlagNoGet) lives in the request until FIN, so it may wait in the
+  // backlog.
+  send_ctl(dst, &h, sizeof h, nullptr, kAmMatch, &s->reg.rkey, b->caps().rkey_size);
 }
 
 void PmlImpl::drop_send_reg(SendReq* s) {
@@ -47,10 +48,11 @@ void PmlImpl::drop_send_reg(SendReq* s) {
   s->registered = false;
 }
 
-void PmlImpl::start_rndv_recv(RecvReq* r, int peer, const RtsHdr& h) {
+void PmlImpl::start_rndv_recv(RecvReq* r, int peer, const RtsHdr& h, const void* key) {
   r->sreq = h.sreq;
   r->remote_addr = h.addr;
-  r->rkey = h.rkey;
+  r->rkey = btl::RemoteKey{};
+  if (const size_t n = peers_[peer].btl->caps().rkey_size) std::memcpy(&r->rkey, key, n);
   if (r->want == 0) {
     send_fin(peer, r->sreq);
     complete(r);
@@ -198,7 +200,7 @@ int PmlImpl::drive_pipelines() {
     SendReq* next = IList<SendReq, ActiveTag>::next(s);
     Peer& p = peers_[s->peer];
     // Fragments wait behind queued messages to keep the per-peer queue the only backlog.
-    for (int n = 0; n < cfg_.frag_budget && p.pending.empty() && s->frag_offset < s->frag_limit;
+    for (int n = 0; n < cfg_.frag_budget && !reg_.backlogged(s->peer) && s->frag_offset < s->frag_limit;
          ++n) {
       size_t len = std::min(p.frag_payload, s->frag_limit - s->frag_offset);
       FragHdr f{};

@@ -1,4 +1,4 @@
-// MPI_Init / MPI_Finalize / job abort: bootstrap, pml, predefined communicators.
+// MPI_Init / MPI_Finalize / job abort: bootstrap, backends, pml, predefined communicators.
 #include <signal.h>
 #include <unistd.h>
 
@@ -20,8 +20,6 @@ namespace mpr::runtime {
 State g_state;
 
 namespace {
-
-PmlFactory g_pml_factory = nullptr;
 
 // Seconds an abort may take before the process ends itself: the launcher normally kills the
 // job well before that.
@@ -63,8 +61,6 @@ void print_stats() {
 
 }  // namespace
 
-void set_pml_factory(PmlFactory f) { g_pml_factory = f; }
-
 int job_rank() { return g_state.bootstrap ? g_state.bootstrap->rank() : -1; }
 
 int init(const char* fn, int required, int* provided) {
@@ -80,8 +76,8 @@ int init(const char* fn, int required, int* provided) {
   }
   common::log_set_rank(g_state.bootstrap->rank());
   try {
-    g_state.pml = g_pml_factory ? g_pml_factory(*g_state.bootstrap)
-                                : pml::Pml::create(*g_state.bootstrap);
+    g_state.btls = btl::Registry::create(*g_state.bootstrap);
+    g_state.pml = pml::Pml::create(*g_state.bootstrap, *g_state.btls);
   } catch (const std::exception& e) {
     std::string msg = std::string(fn) + ": " + e.what();
     common::log_error("%s", msg.c_str());
@@ -116,6 +112,7 @@ int finalize(const char* fn) {
   g_state.phase = Phase::kFinalized;
   g_state.bsend.reset();
   g_state.pml.reset();
+  g_state.btls.reset();
   g_state.bootstrap->finalize();
   return MPI_SUCCESS;
 }

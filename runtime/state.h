@@ -1,4 +1,4 @@
-// The process-wide runtime state: bootstrap, pml, predefined communicators, init phase.
+// The process-wide runtime state: bootstrap, backends, pml, predefined communicators, init phase.
 // One instance (g_state); MPI_THREAD_SERIALIZED means no locking is needed around it.
 #pragma once
 
@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "btl-rdma/registry.h"
 #include "mpi.h"
 #include "pml/pml.h"
 #include "runtime/bootstrap.h"
@@ -21,6 +22,9 @@ enum class Phase { kBefore, kRunning, kFinalized };
 struct State {
   Phase phase = Phase::kBefore;
   std::unique_ptr<JobBootstrap> bootstrap;
+  /// The backends; the pml and one-sided communication reach them through it. Declared before
+  /// the pml, so it outlives it.
+  std::unique_ptr<btl::Registry> btls;
   std::unique_ptr<pml::Pml> pml;
   int thread_level = MPI_THREAD_SINGLE;
   pthread_t main_thread{};
@@ -37,11 +41,7 @@ extern State g_state;
 
 inline bool running() { return g_state.phase == Phase::kRunning; }
 inline pml::Pml& the_pml() { return *g_state.pml; }
-
-/// Test seam: when set, init() uses this instead of pml::Pml::create (unit tests run the
-/// runtime over an in-process fake). Production code never sets it.
-using PmlFactory = std::unique_ptr<pml::Pml> (*)(common::Bootstrap& bs);
-void set_pml_factory(PmlFactory f);
+inline btl::Registry& the_btls() { return *g_state.btls; }
 
 /// MPI_Init_thread's work. Returns an MPI error code (already raised if fatal).
 int init(const char* fn, int required, int* provided);

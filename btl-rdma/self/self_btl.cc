@@ -18,6 +18,8 @@ class SelfBtl final : public Btl {
  public:
   explicit SelfBtl(int rank) : rank_(rank) {
     caps_.name = "self";
+    caps_.rank = 0;
+    caps_.rkey_size = 0;  // get/put are memcpy in this process
     caps_.max_am_size = kMaxAmSize;
     caps_.eager_limit = static_cast<size_t>(common::param_int("MPR_SELF_EAGER_LIMIT"));
     caps_.native_get = true;

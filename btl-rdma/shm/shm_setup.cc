@@ -106,6 +106,8 @@ ShmBtl::~ShmBtl() { release(); }
 
 void ShmBtl::set_caps(bool cma_ok) {
   caps_.name = "shm";
+  caps_.rank = 10;
+  caps_.rkey_size = 2 * sizeof(uint64_t);  // owner pid, kRkeyTag
   caps_.max_am_size = cfg_.geometry.payload_bytes();
   caps_.eager_limit = std::min(cfg_.eager_limit, caps_.max_am_size - kProtocolHeaderReserve);
   caps_.native_get = cma_ok;

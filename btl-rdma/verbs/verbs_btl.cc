@@ -278,6 +278,8 @@ void VerbsBtl::setup(common::Bootstrap& bs) {
 
   peers_.resize(slots);
   caps_.name = "verbs";
+  caps_.rank = 20;
+  caps_.rkey_size = sizeof(uint64_t);  // the MR's rkey in words[0]
   caps_.max_am_size = cfg_.max_am_size;
   caps_.eager_limit = std::min(cfg_.eager_limit, cfg_.max_am_size);
   caps_.native_get = true;

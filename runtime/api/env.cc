@@ -58,7 +58,7 @@ extern "C" int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void* baseptr) {
   void* p = std::aligned_alloc(kAlign, bytes ? bytes : kAlign);
   if (!p)
     return raise_error(nullptr, MPI_ERR_NO_MEM, fn, "cannot allocate %ld bytes", long(size));
-  g_allocs[p] = the_pml().pin(p, bytes ? bytes : kAlign);
+  g_allocs[p] = the_btls().pin(p, bytes ? bytes : kAlign);
   // baseptr is really a void** (C binding quirk of MPI).
   std::memcpy(baseptr, &p, sizeof p);
   return MPI_SUCCESS;
@@ -72,7 +72,7 @@ extern "C" int PMPI_Free_mem(void* base) {
   auto it = g_allocs.find(base);
   if (it == g_allocs.end())
     return raise_error(nullptr, MPI_ERR_BASE, fn, "%p was not returned by MPI_Alloc_mem", base);
-  the_pml().unpin(it->second);
+  the_btls().unpin(it->second);
   g_allocs.erase(it);
   std::free(base);
   return MPI_SUCCESS;

@@ -3,7 +3,6 @@
 #include <sched.h>
 
 #include <cstring>
-#include <deque>
 #include <stdexcept>
 
 #include "runtime/request.h"
@@ -49,35 +48,16 @@ struct AtomicWait {
   uint64_t value = 0;
 };
 
-// Replies a handler could not send at once (kRetry): sent from the progress hook.
-struct QueuedReply {
-  int peer;
-  AmHdr hdr;
-  const char* data;
-  size_t len;
-};
-std::deque<QueuedReply> g_replies;
-
-size_t chunk_payload(btl::Btl* b) { return b->caps().max_am_size - sizeof(AmHdr); }
-
-void send_reply(int peer, const AmHdr& h, const char* data, size_t len) {
-  if (g_replies.empty()) {
-    iovec iov{const_cast<char*>(data), len};
-    if (the_pml().backend(peer)->send_am(peer, pml::Pml::kRmaAmId, &h, sizeof h, &iov,
-                                         len ? 1 : 0) == btl::Status::kDone)
-      return;
-  }
-  g_replies.push_back({peer, h, data, len});
+size_t chunk_payload(int peer) {
+  return the_btls().backend(peer)->caps().max_am_size - sizeof(AmHdr);
 }
 
-// Send from API context: retry after progress while the backend has no room.
-void send_blocking(int peer, const AmHdr& h, const void* data, size_t len) {
-  btl::Btl* b = the_pml().backend(peer);
-  iovec iov{const_cast<void*>(data), len};
-  Poller p;
-  while (b->send_am(peer, pml::Pml::kRmaAmId, &h, sizeof h, &iov, len ? 1 : 0) !=
-         btl::Status::kDone)
-    p.poll();
+// Sent now, or from the registry's per-peer backlog (which the pml's progress drains) when
+// the backend has no room. Payloads point into window memory or the origin's buffer, which
+// stay valid until the operation is acknowledged (flush), after the message left.
+void send_am(int peer, const AmHdr& h, const void* data, size_t len) {
+  static_assert(sizeof(AmHdr) <= btl::kMaxQueuedHdr);
+  the_btls().send_or_queue(peer, btl::kAmIdRma, &h, sizeof h, data, len);
 }
 
 uint64_t cpu_atomic(uint64_t* word, btl::AtomicOp op, uint64_t operand, uint64_t compare) {
@@ -100,20 +80,20 @@ void on_am(void*, int src, const void* hdr_bytes, size_t hdr_len, const void* pa
       AmHdr r{};
       r.type = AmType::kAck;
       r.token = h.token;
-      send_reply(src, r, nullptr, 0);
+      send_am(src, r, nullptr, 0);
       break;
     }
     case AmType::kGet: {
       // Memory of a window stays valid until MPI_Win_free, which no rank passes while an
       // operation on it is pending, so replies may point into it.
-      const size_t chunk = chunk_payload(the_pml().backend(src));
+      const size_t chunk = chunk_payload(src);
       for (size_t off = 0; off < h.len; off += chunk) {
         AmHdr r{};
         r.type = AmType::kGetReply;
         r.token = h.token;
         r.addr = off;
         size_t n = std::min(chunk, h.len - off);
-        send_reply(src, r, reinterpret_cast<const char*>(h.addr) + off, n);
+        send_am(src, r, reinterpret_cast<const char*>(h.addr) + off, n);
       }
       break;
     }
@@ -123,7 +103,7 @@ void on_am(void*, int src, const void* hdr_bytes, size_t hdr_len, const void* pa
       r.token = h.token;
       r.operand = cpu_atomic(reinterpret_cast<uint64_t*>(h.addr), btl::AtomicOp(h.op),
                              h.operand, h.compare);
-      send_reply(src, r, nullptr, 0);
+      send_am(src, r, nullptr, 0);
       break;
     }
     case AmType::kAck:
@@ -146,20 +126,6 @@ void on_am(void*, int src, const void* hdr_bytes, size_t hdr_len, const void* pa
       break;
     }
   }
-}
-
-int progress_replies() {
-  int n = 0;
-  while (!g_replies.empty()) {
-    QueuedReply& q = g_replies.front();
-    iovec iov{const_cast<char*>(q.data), q.len};
-    if (the_pml().backend(q.peer)->send_am(q.peer, pml::Pml::kRmaAmId, &q.hdr, sizeof q.hdr,
-                                           &iov, q.len ? 1 : 0) != btl::Status::kDone)
-      break;
-    g_replies.pop_front();
-    ++n;
-  }
-  return n;
 }
 
 // ---- backend one-sided operations -----------------------------------------------------------
@@ -214,7 +180,7 @@ void btl_xfer(Win* w, int target, bool is_get, uint64_t remote, const btl::Remot
 
 void am_put(Win* w, int target, uint64_t remote, const void* src, size_t len) {
   Target& t = w->targets[target];
-  const size_t chunk = chunk_payload(the_pml().backend(t.job_rank));
+  const size_t chunk = chunk_payload(t.job_rank);
   for (size_t off = 0; off < len; off += chunk) {
     AmHdr h{};
     h.type = AmType::kPut;
@@ -222,7 +188,7 @@ void am_put(Win* w, int target, uint64_t remote, const void* src, size_t len) {
     h.token = reinterpret_cast<uint64_t>(&t.pending);
     size_t n = std::min(chunk, len - off);
     ++t.pending;
-    send_blocking(t.job_rank, h, static_cast<const char*>(src) + off, n);
+    send_am(t.job_rank, h, static_cast<const char*>(src) + off, n);
   }
 }
 
@@ -236,11 +202,11 @@ void am_get(Win* w, int target, uint64_t remote, void* dst, size_t len) {
   h.len = len;
   h.token = reinterpret_cast<uint64_t>(g);
   ++t.pending;
-  send_blocking(t.job_rank, h, nullptr, 0);
+  send_am(t.job_rank, h, nullptr, 0);
 }
 
 const btl::RemoteKey& data_key(Win* w, Target& t, uint64_t addr) {
-  int slot = btl_slot(t.btl);
+  int slot = the_btls().slot(t.btl);
   if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC) return t.info.data_keys[slot];
   for (const DynRegion& r : t.dyn)
     if (addr >= r.base && addr < r.base + r.len) return r.keys[slot];
@@ -269,23 +235,7 @@ void xfer(Win* w, int target, bool is_get, uint64_t off, void* local, size_t len
 
 }  // namespace
 
-int btl_slot(const btl::Btl* b) {
-  const std::string n = b ? b->caps().name : "self";
-  if (n == "shm") return kSlotShm;
-  if (n == "verbs") return kSlotVerbs;
-  if (n == "tcp") return kSlotTcp;
-  return kSlotSelf;
-}
-
-void transport_init() {
-  g_replies.clear();
-  the_pml().set_am_handler(pml::Pml::kRmaAmId, &on_am, nullptr);
-}
-
-void transport_start() {
-  // Only jobs that create windows pay for the extra hook in every progress call.
-  the_pml().add_progress_hook(&progress_replies);
-}
+void transport_init() { the_btls().set_handler(btl::kAmIdRma, &on_am, nullptr); }
 
 void raw_put(Win* w, int target, uint64_t off, const void* src, size_t len) {
   xfer(w, target, false, off, const_cast<void*>(src), len);
@@ -317,7 +267,7 @@ uint64_t ctrl_atomic(Win* w, int target, size_t word_off, btl::AtomicOp op, uint
           0};
       Poller p;
       btl::Status st;
-      const int slot = btl_slot(w->atomic_btl);
+      const int slot = the_btls().slot(w->atomic_btl);
       try {
         while ((st = w->atomic_btl->atomic(t.job_rank, op, t.info.ctrl_addr + word_off,
                                            t.info.ctrl_keys[slot], operand, compare,
@@ -360,7 +310,7 @@ uint64_t ctrl_atomic(Win* w, int target, size_t word_off, btl::AtomicOp op, uint
   h.operand = operand;
   h.compare = compare;
   h.token = reinterpret_cast<uint64_t>(&a);
-  send_blocking(t.job_rank, h, nullptr, 0);
+  send_am(t.job_rank, h, nullptr, 0);
   Poller p;
   while (!a.done) p.poll();
   return a.value;
@@ -374,7 +324,7 @@ void ctrl_read(Win* w, int target, size_t off, void* dst, size_t len) {
   }
   const uint64_t remote = t.info.ctrl_addr + off;
   if (t.btl)
-    btl_xfer(w, target, true, remote, t.info.ctrl_keys[btl_slot(t.btl)], dst, len);
+    btl_xfer(w, target, true, remote, t.info.ctrl_keys[the_btls().slot(t.btl)], dst, len);
   else
     am_get(w, target, remote, dst, len);
   wait_pending(w, target);

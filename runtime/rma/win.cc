@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdarg>
 #include <cstdio>
@@ -86,14 +87,14 @@ void* shm_attach(const std::string& name, size_t bytes, std::string* err) {
 // Register [addr, addr + len) with every backend; returns the keys by slot.
 void register_all(void* addr, size_t len, std::vector<Win::Reg>* regs, btl::RemoteKey* keys) {
   if (len == 0) return;
-  for (btl::Btl* b : the_pml().all_backends()) {
+  for (btl::Btl* b : the_btls().loaded()) {
     Win::Reg r{b, {}};
     try {
       b->reg(addr, len, &r.reg);
     } catch (const std::exception&) {
       continue;  // that backend then reaches this memory through active messages
     }
-    keys[btl_slot(b)] = r.reg.rkey;
+    keys[the_btls().slot(b)] = r.reg.rkey;
     regs->push_back(r);
   }
 }
@@ -105,7 +106,7 @@ void deregister_all(std::vector<Win::Reg>* regs) {
 
 // A backend with native atomics that reaches every member (this rank through its loopback).
 btl::Btl* device_for(Comm* c) {
-  for (btl::Btl* b : the_pml().all_backends()) {
+  for (btl::Btl* b : the_btls().loaded()) {
     if (!b->caps().native_atomics) continue;
     bool all = true;
     for (int p : c->peers())
@@ -172,7 +173,6 @@ int win_error(Win* w, int err_class, const char* fn, const char* fmt, ...) {
 
 int create(const char* fn, Comm* user_comm, int flavor, void* base, MPI_Aint size, int disp_unit,
            Win** out) {
-  transport_start();
   Comm* comm = nullptr;
   if (int rc = comm_clone(fn, user_comm, &comm); rc != MPI_SUCCESS) return raise(user_comm, rc);
   static int windows_created = 0;
@@ -321,11 +321,12 @@ int create(const char* fn, Comm* user_comm, int flavor, void* base, MPI_Aint siz
       t.direct = static_cast<char*>(w->shm_base) + t.info.shm_offset;
       continue;
     }
-    btl::Btl* b = the_pml().backend(t.job_rank);
+    btl::Btl* b = the_btls().backend(t.job_rank);
     const btl::Caps& c = b->caps();
     // Only use native get/put if the target could register its memory with that backend.
-    bool keyed = btl_slot(b) == kSlotShm || !c.needs_registration ||
-                 t.info.data_keys[btl_slot(b)].words[0] || t.info.data_keys[btl_slot(b)].words[1];
+    const btl::RemoteKey& key = t.info.data_keys[the_btls().slot(b)];
+    bool keyed = !c.needs_registration ||
+                 std::any_of(std::begin(key.words), std::end(key.words), [](uint64_t w) { return w; });
     if (c.native_get && c.native_put && keyed && !force_am) t.btl = b;
   }
   w->uses_am = w->ctrl_path == CtrlPath::kAm;

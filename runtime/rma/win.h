@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "btl-rdma/btl.h"
+#include "btl-rdma/registry.h"
 #include "mpi.h"
 #include "runtime/attr.h"
 #include "runtime/comm.h"
@@ -36,9 +37,9 @@
 
 namespace mpr::runtime::rma {
 
-/// Backend slots of the keys a rank publishes for its window (by backend name).
-enum BtlSlot : int { kSlotSelf, kSlotShm, kSlotVerbs, kSlotTcp, kNumSlots };
-int btl_slot(const btl::Btl* b);
+/// The keys a rank publishes for its window are indexed by the registry's backend slots, which
+/// mean the same backend in every process.
+constexpr int kNumSlots = btl::kMaxSlots;
 
 constexpr int kMaxDynRegions = 64;
 
@@ -216,10 +217,8 @@ int compare_and_swap(const char* fn, Win* w, const void* origin, const void* com
                      void* result, const Datatype* type, int target, MPI_Aint disp);
 
 // Internal plumbing shared by the files above (transport.cc).
-/// Install the active-message handler and progress hook (once per MPI_Init).
+/// Install the active-message handler (once per MPI_Init).
 void transport_init();
-/// At the first window: add the progress hook that sends queued replies.
-void transport_start();
 /// Issue a put/get of contiguous bytes at window offset `off` of `target` (for a dynamic
 /// window, an absolute address). Completion is counted in the target's `pending`.
 void raw_put(Win* w, int target, uint64_t off, const void* src, size_t len);

@@ -333,6 +333,25 @@ TEST_CASE("wire: a synchronous eager message is answered by FIN at match time", 
   s.p->release(r);
 }
 
+TEST_CASE("wire: an RTS whose key is not the backend's key size is dropped as malformed",
+          "[wire]") {
+  Scripted s;
+  pml::RtsHdr h{};
+  h.m = eager_hdr(0, 0);
+  h.len = 1000;
+  h.m.type = pml::HdrType::kRts;
+  h.sreq = 5;
+  std::vector<uint8_t> buf(1000, 0);
+  pml::Request* r = s.p->irecv(buf.data(), 1000, 1, 0, 0);
+  s.wire->inject(pml::kAmMatch, h, std::vector<uint8_t>(s.wire->caps().rkey_size + 1, 0));
+  s.p->progress();
+  CHECK(s.wire->sent.empty());  // neither get() nor CTS
+  CHECK(pml::debug_counters(*s.p).protocol_errors == 1);
+  CHECK_FALSE(r->complete);
+  CHECK(s.p->cancel(r));
+  s.p->release(r);
+}
+
 TEST_CASE("wire: an RTS the receiver cannot read is answered by CTS, then fragments land",
           "[wire]") {
   Scripted s;
@@ -344,7 +363,8 @@ TEST_CASE("wire: an RTS the receiver cannot read is answered by CTS, then fragme
   h.sreq = 5;
   std::vector<uint8_t> buf(600, 0);
   pml::Request* r = s.p->irecv(buf.data(), 600, 1, 0, 0);
-  s.wire->inject(pml::kAmMatch, h);
+  // The payload of an RTS is the sender's key, as many bytes as the backend declares.
+  s.wire->inject(pml::kAmMatch, h, std::vector<uint8_t>(s.wire->caps().rkey_size, 0));
   s.p->progress();
   REQUIRE(s.wire->sent.size() == 1);
   pml::CtlHdr cts;

@@ -1,4 +1,4 @@
-// Backend choice per peer and the MPR_BTL rules of Pml::create.
+// Backend choice per peer (the registry), the MPR_BTL rules, and the pml's setup over them.
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <set>
@@ -16,9 +16,11 @@ namespace {
 /// A backend that only answers reachable(); enough for setup decisions.
 class NamedBtl final : public btl::Btl {
  public:
-  NamedBtl(const char* name, std::set<int> reach, size_t max_am = 4096, size_t eager = 1024)
+  NamedBtl(const char* name, int rank, std::set<int> reach, size_t max_am = 4096,
+           size_t eager = 1024)
       : reach_(std::move(reach)) {
     caps_.name = name;
+    caps_.rank = rank;
     caps_.max_am_size = max_am;
     caps_.eager_limit = eager;
   }
@@ -40,6 +42,7 @@ class NamedBtl final : public btl::Btl {
   }
   int progress() override { return 0; }
   std::string describe() const override { return std::string(caps_.name) + ": named test btl"; }
+  void set_rkey_size(size_t n) { caps_.rkey_size = n; }
   int wired = 0;
 
  private:
@@ -70,11 +73,12 @@ class ScopedEnv {
 }  // namespace
 
 TEST_CASE("self serves the own rank, shm the node, verbs the rest", "[setup]") {
+  // The ranks the real backends declare: self 0, shm 10, verbs 20.
   FakeBootstrap bs(1, 4);
   std::vector<std::unique_ptr<btl::Btl>> btls;
   // Load order does not decide: verbs comes first here and still loses to shm on the node.
-  auto verbs = std::make_unique<NamedBtl>("verbs", std::set<int>{0, 1, 2, 3});
-  auto shm = std::make_unique<NamedBtl>("shm", std::set<int>{0, 1});
+  auto verbs = std::make_unique<NamedBtl>("verbs", 20, std::set<int>{0, 1, 2, 3});
+  auto shm = std::make_unique<NamedBtl>("shm", 10, std::set<int>{0, 1});
   NamedBtl* v = verbs.get();
   btls.push_back(std::move(verbs));
   btls.push_back(std::move(shm));
@@ -96,7 +100,7 @@ TEST_CASE("verbs serves node peers too when it is the only backend allowed", "[s
   FakeBootstrap bs(0, 2);
   std::vector<std::unique_ptr<btl::Btl>> btls;
   btls.push_back(btl::make_self_btl(bs));
-  btls.push_back(std::make_unique<NamedBtl>("verbs", std::set<int>{0, 1}));
+  btls.push_back(std::make_unique<NamedBtl>("verbs", 20, std::set<int>{0, 1}));
   auto p = pml::make_pml_over(bs, std::move(btls), pml::PmlConfig{});
   CHECK(std::string(pml::backend_for(*p, 1)) == "verbs");
 }
@@ -105,7 +109,7 @@ TEST_CASE("a peer that no backend reaches is an error naming it", "[setup]") {
   FakeBootstrap bs(0, 3);
   std::vector<std::unique_ptr<btl::Btl>> btls;
   btls.push_back(btl::make_self_btl(bs));
-  btls.push_back(std::make_unique<NamedBtl>("shm", std::set<int>{0, 1}));
+  btls.push_back(std::make_unique<NamedBtl>("shm", 10, std::set<int>{0, 1}));
   CHECK_THROWS_WITH(
       pml::make_pml_over(bs, std::move(btls), pml::PmlConfig{}),
       Catch::Contains("rank 0: no backend reaches peer 2") && Catch::Contains("self, shm"));
@@ -115,7 +119,7 @@ TEST_CASE("a backend too small for the rendezvous header is refused", "[setup]")
   FakeBootstrap bs(0, 2);
   std::vector<std::unique_ptr<btl::Btl>> btls;
   btls.push_back(btl::make_self_btl(bs));
-  btls.push_back(std::make_unique<NamedBtl>("tcp", std::set<int>{1}, 32, 16));
+  btls.push_back(std::make_unique<NamedBtl>("tcp", 30, std::set<int>{1}, 32, 16));
   CHECK_THROWS_WITH(pml::make_pml_over(bs, std::move(btls), pml::PmlConfig{}),
                     Catch::Contains("tcp"));
 }
@@ -124,34 +128,69 @@ TEST_CASE("the eager limit never exceeds what one active message carries", "[set
   FakeBootstrap bs(0, 2);
   std::vector<std::unique_ptr<btl::Btl>> btls;
   btls.push_back(btl::make_self_btl(bs));
-  btls.push_back(std::make_unique<NamedBtl>("shm", std::set<int>{1}, 1048, 1 << 20));
+  btls.push_back(std::make_unique<NamedBtl>("shm", 10, std::set<int>{1}, 1048, 1 << 20));
   auto p = pml::make_pml_over(bs, std::move(btls), pml::PmlConfig{});
   // 1048-byte messages minus the 24-byte synchronous eager header.
   CHECK(p->describe().find("eager <= 1 KiB") != std::string::npos);
 }
 
-TEST_CASE("Pml::create honours MPR_BTL", "[setup]") {
+/// What MPI_Init does: the registry from MPR_BTL, then the pml over it.
+struct Stack {
+  explicit Stack(common::Bootstrap& bs)
+      : btls(btl::Registry::create(bs)), pml(pml::Pml::create(bs, *btls)) {}
+  std::unique_ptr<btl::Registry> btls;
+  std::unique_ptr<pml::Pml> pml;
+};
+
+TEST_CASE("the registry and Pml::create honour MPR_BTL", "[setup]") {
   SECTION("self alone runs a singleton") {
     ScopedEnv env("MPR_BTL", "self");
     FakeBootstrap bs(0, 1);
-    auto p = pml::Pml::create(bs);
-    CHECK(std::string(pml::backend_for(*p, 0)) == "self");
+    Stack s(bs);
+    CHECK(std::string(pml::backend_for(*s.pml, 0)) == "self");
     CHECK(bs.fences == 1);
-    p->finalize();
+    s.pml->finalize();
   }
   SECTION("self alone cannot reach another rank") {
     ScopedEnv env("MPR_BTL", "self");
     FakeBootstrap bs(0, 2);
-    CHECK_THROWS_WITH(pml::Pml::create(bs), Catch::Contains("no backend reaches peer 1"));
+    CHECK_THROWS_WITH(Stack(bs), Catch::Contains("no backend reaches peer 1"));
   }
-  SECTION("an unknown name is refused by name") {
+  SECTION("an unknown name is refused by name, with the names this build knows") {
     ScopedEnv env("MPR_BTL", "self,infiniband");
     FakeBootstrap bs(0, 1);
-    CHECK_THROWS_WITH(pml::Pml::create(bs), Catch::Contains("'infiniband'"));
+    CHECK_THROWS_WITH(btl::Registry::create(bs),
+                      Catch::Contains("'infiniband'") && Catch::Contains("known: self, shm, verbs"));
   }
-  SECTION("tcp is accepted but not built, so peers stay unreachable") {
+  SECTION("a backend this build does not have is refused, not accepted silently") {
     ScopedEnv env("MPR_BTL", "tcp");
     FakeBootstrap bs(0, 2);
-    CHECK_THROWS_WITH(pml::Pml::create(bs), Catch::Contains("peer 1"));
+    CHECK_THROWS_WITH(btl::Registry::create(bs), Catch::Contains("unknown backend 'tcp'"));
   }
+}
+
+TEST_CASE("the registry chooses by rank, not by load order or name", "[setup][registry]") {
+  FakeBootstrap bs(0, 2);
+  std::vector<std::unique_ptr<btl::Btl>> btls;
+  // Same name, different ranks: only the rank decides.
+  btls.push_back(std::make_unique<NamedBtl>("net", 30, std::set<int>{0, 1}));
+  btls.push_back(std::make_unique<NamedBtl>("net", 5, std::set<int>{1}));
+  btl::Btl* second = btls[1].get();
+  btl::Btl* first = btls[0].get();
+  btl::Registry reg(bs, std::move(btls));
+  reg.connect();
+  CHECK(reg.backend(0) == first);
+  CHECK(reg.backend(1) == second);
+  CHECK(reg.slot(first) == 0);
+  CHECK(reg.slot(second) == 1);
+  CHECK(reg.used().size() == 2);
+}
+
+TEST_CASE("the registry refuses a backend whose keys do not fit a RemoteKey", "[setup][registry]") {
+  FakeBootstrap bs(0, 1);
+  std::vector<std::unique_ptr<btl::Btl>> btls;
+  auto big = std::make_unique<NamedBtl>("big", 5, std::set<int>{0});
+  big->set_rkey_size(sizeof(btl::RemoteKey) + 1);
+  btls.push_back(std::move(big));
+  CHECK_THROWS_WITH(btl::Registry(bs, std::move(btls)), Catch::Contains("33-byte remote keys"));
 }

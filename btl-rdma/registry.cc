@@ -1,0 +1,236 @@
+// The backend registry: the factory table, MPR_BTL, the choice of a backend per peer, slots,
+// the retry backlog and registrations made ahead of use (MPI_Alloc_mem).
+#include "btl-rdma/registry.h"
+
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+
+#include "common/log.h"
+#include "common/params.h"
+
+namespace mpr::btl {
+
+namespace {
+
+using Factory = std::unique_ptr<Btl> (*)(common::Bootstrap&);
+
+/// Every backend this build knows, in slot order. The loopback backend is always loaded:
+/// messages to this rank take it, and it costs nothing when unused. A backend not built
+/// here has a factory that returns nullptr (its stub lives beside the backend).
+struct Entry {
+  const char* name;
+  Factory factory;
+  bool always;
+};
+constexpr Entry kTable[] = {
+    {"self", &make_self_btl, true},
+    {"shm", &make_shm_btl, false},
+    {"verbs", &make_verbs_btl, false},
+};
+static_assert(std::size(kTable) <= kMaxSlots);
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : text + ",") {
+    if (c == ',') {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else if (c != ' ') {
+      cur += c;
+    }
+  }
+  return out;
+}
+
+std::string known_names() {
+  std::string out;
+  for (const Entry& e : kTable) out += std::string(out.empty() ? "" : ", ") + e.name;
+  return out;
+}
+
+std::vector<int> sequential(size_t n) {
+  std::vector<int> s(n);
+  for (size_t i = 0; i < n; ++i) s[i] = static_cast<int>(i);
+  return s;
+}
+
+/// What pin() registered: one registration per backend that needs them.
+struct Pinned {
+  std::vector<std::pair<Btl*, Registration>> regs;
+};
+
+}  // namespace
+
+std::unique_ptr<Registry> Registry::create(common::Bootstrap& bs) {
+  const std::vector<std::string> wanted = split_list(common::param_string("MPR_BTL"));
+  for (const std::string& w : wanted) {
+    if (std::none_of(std::begin(kTable), std::end(kTable),
+                     [&](const Entry& e) { return w == e.name; }))
+      throw std::runtime_error("rank " + std::to_string(bs.rank()) +
+                               ": MPR_BTL names unknown backend '" + w + "' (known: " +
+                               known_names() + ")");
+  }
+  auto allowed = [&](const char* name) {
+    return wanted.empty() || std::find(wanted.begin(), wanted.end(), name) != wanted.end();
+  };
+  std::vector<std::unique_ptr<Btl>> btls;
+  std::vector<int> slots;
+  for (size_t i = 0; i < std::size(kTable); ++i) {
+    const Entry& e = kTable[i];
+    if (!e.always && !allowed(e.name)) continue;
+    try {
+      if (auto b = e.factory(bs)) {
+        btls.push_back(std::move(b));
+        slots.push_back(static_cast<int>(i));
+      } else {
+        common::log_verbose("btl: backend %s is not available on this machine", e.name);
+      }
+    } catch (const std::exception& ex) {
+      if (!wanted.empty() || e.always) throw;
+      common::log_verbose("btl: backend %s skipped: %s", e.name, ex.what());
+    }
+  }
+  return std::make_unique<Registry>(bs, std::move(btls), std::move(slots));
+}
+
+Registry::Registry(common::Bootstrap& bs, std::vector<std::unique_ptr<Btl>> btls,
+                   std::vector<int> slots)
+    : bs_(bs), owned_(std::move(btls)), slots_(std::move(slots)) {
+  if (slots_.empty()) slots_ = sequential(owned_.size());
+  if (slots_.size() != owned_.size() || owned_.size() > size_t{kMaxSlots})
+    throw std::logic_error("btl registry: " + std::to_string(owned_.size()) +
+                           " backends for " + std::to_string(slots_.size()) + " slots (at most " +
+                           std::to_string(kMaxSlots) + ")");
+  for (auto& b : owned_) {
+    if (b->caps().rkey_size > sizeof(RemoteKey))
+      throw std::runtime_error(std::string("backend ") + b->caps().name + " declares " +
+                               std::to_string(b->caps().rkey_size) +
+                               "-byte remote keys; RemoteKey holds " +
+                               std::to_string(sizeof(RemoteKey)) + " (raise kRemoteKeyWords)");
+    loaded_.push_back(b.get());
+  }
+  peers_.resize(static_cast<size_t>(bs.size()));
+}
+
+// Members are destroyed in reverse order: the backlog (which points into nothing owned)
+// first, the backends last.
+Registry::~Registry() = default;
+
+void Registry::set_handler(int am_id, AmHandler fn, void* ctx) {
+  for (Btl* b : loaded_) b->set_handler(am_id, fn, ctx);
+}
+
+void Registry::connect() {
+  bs_.fence();
+  for (Btl* b : loaded_) b->wire_up(bs_);
+  const int me = bs_.rank();
+  for (int peer = 0; peer < npeers(); ++peer) {
+    Btl* best = nullptr;
+    for (Btl* b : loaded_) {
+      if (!b->reachable(peer)) continue;
+      if (!best || b->caps().rank < best->caps().rank) best = b;
+    }
+    if (!best) {
+      std::string names;
+      for (Btl* b : loaded_) names += std::string(names.empty() ? "" : ", ") + b->caps().name;
+      throw std::runtime_error("rank " + std::to_string(me) + ": no backend reaches peer " +
+                               std::to_string(peer) + " (loaded: " + names + "; check MPR_BTL)");
+    }
+    peers_[static_cast<size_t>(peer)].btl = best;
+    if (std::find(used_.begin(), used_.end(), best) == used_.end()) used_.push_back(best);
+  }
+}
+
+int Registry::slot(const Btl* b) const {
+  for (size_t i = 0; i < loaded_.size(); ++i)
+    if (loaded_[i] == b) return slots_[i];
+  throw std::logic_error("btl registry: slot() of a backend it does not own");
+}
+
+size_t Registry::backlog_size() const {
+  size_t n = 0;
+  for (int peer : backlogged_peers_) n += peers_[static_cast<size_t>(peer)].backlog.size();
+  return n;
+}
+
+void Registry::queue(Peer& p, int am_id, const void* hdr, size_t hdr_len, const void* data,
+                     size_t len, SentFn sent, void* ctx, void* arg) {
+  Queued& q = p.backlog.emplace_back();
+  q.am_id = am_id;
+  std::memcpy(q.hdr, hdr, hdr_len);
+  q.hdr_len = hdr_len;
+  q.data = data;
+  q.len = len;
+  q.sent = sent;
+  q.ctx = ctx;
+  q.arg = arg;
+}
+
+int Registry::drain() {
+  int events = 0;
+  for (size_t i = 0; i < backlogged_peers_.size();) {
+    const int peer = backlogged_peers_[i];
+    Peer& p = peers_[static_cast<size_t>(peer)];
+    while (!p.backlog.empty()) {
+      Queued& q = p.backlog.front();
+      iovec iov{const_cast<void*>(q.data), q.len};
+      if (p.btl->send_am(peer, q.am_id, q.hdr, q.hdr_len, &iov, q.len ? 1 : 0) == Status::kRetry)
+        break;
+      const SentFn sent = q.sent;
+      void* ctx = q.ctx;
+      void* arg = q.arg;
+      p.backlog.pop_front();
+      ++events;
+      if (sent) sent(ctx, arg);
+    }
+    if (p.backlog.empty()) {
+      backlogged_peers_[i] = backlogged_peers_.back();
+      backlogged_peers_.pop_back();
+    } else {
+      ++i;
+    }
+  }
+  return events;
+}
+
+void* Registry::pin(void* addr, size_t len) {
+  auto* p = new Pinned;
+  for (Btl* b : used_) {
+    if (!b->caps().needs_registration) continue;
+    Registration r;
+    try {
+      b->reg(addr, len, &r);
+    } catch (const std::exception&) {
+      continue;  // registered on demand later, as any other memory
+    }
+    p->regs.emplace_back(b, r);
+  }
+  if (!p->regs.empty()) return p;
+  delete p;
+  return nullptr;
+}
+
+void Registry::unpin(void* token) {
+  auto* p = static_cast<Pinned*>(token);
+  if (!p) return;
+  // After finalize the backends already released every registration.
+  if (!finalized_)
+    for (auto& [b, r] : p->regs) b->dereg(&r);
+  delete p;
+}
+
+void Registry::finalize() {
+  if (finalized_) return;
+  finalized_ = true;
+  for (Btl* b : loaded_) b->finalize();
+}
+
+std::string Registry::describe() const {
+  std::ostringstream out;
+  for (Btl* b : loaded_) out << "  " << b->caps().name << ": " << b->describe() << "\n";
+  return out.str();
+}
+
+}  // namespace mpr::btl
