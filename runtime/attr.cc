@@ -4,7 +4,7 @@
 #include <unordered_map>
 
 #include "runtime/comm.h"
-#include "runtime/errors.h"
+#include "runtime/core/errors.h"
 
 namespace mpr::runtime {
 

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "runtime/errors.h"
-#include "runtime/state.h"
+#include "runtime/core/errors.h"
+#include "runtime/core/state.h"
 
 namespace mpr::runtime {
 

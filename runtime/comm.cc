@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "runtime/comm_impl.h"
-#include "runtime/state.h"
+#include "runtime/core/state.h"
 #include "runtime/topo.h"
 
 namespace mpr::runtime {

@@ -15,7 +15,7 @@
 
 #include "mpi.h"
 #include "runtime/attr.h"
-#include "runtime/errors.h"
+#include "runtime/core/errors.h"
 
 namespace mpr::runtime {
 

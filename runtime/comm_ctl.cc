@@ -5,8 +5,8 @@
 
 #include "mpi.h"
 #include "pml/pml.h"
-#include "runtime/errors.h"
-#include "runtime/state.h"
+#include "runtime/core/errors.h"
+#include "runtime/core/state.h"
 
 namespace mpr::runtime::ctl {
 

@@ -5,7 +5,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "runtime/state.h"
+#include "runtime/core/state.h"
 
 namespace mpr::runtime {
 

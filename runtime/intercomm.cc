@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "runtime/comm_impl.h"
-#include "runtime/state.h"
+#include "runtime/core/state.h"
 
 namespace mpr::runtime {
 

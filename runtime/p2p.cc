@@ -3,9 +3,9 @@
 #include <cstdint>
 #include <memory>
 
+#include "runtime/core/state.h"
 #include "runtime/dt/convertor.h"
 #include "runtime/request.h"
-#include "runtime/state.h"
 
 namespace mpr::runtime {
 

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "common/params.h"
-#include "runtime/errors.h"
+#include "runtime/core/errors.h"
+#include "runtime/core/state.h"
 #include "runtime/request_ext.h"
-#include "runtime/state.h"
 
 namespace mpr::runtime {
 

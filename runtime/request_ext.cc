@@ -1,9 +1,9 @@
 #include "runtime/request_ext.h"
 
 #include "runtime/bsend.h"
-#include "runtime/errors.h"
+#include "runtime/core/errors.h"
+#include "runtime/core/state.h"
 #include "runtime/p2p.h"
-#include "runtime/state.h"
 
 namespace mpr::runtime {
 

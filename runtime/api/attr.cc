@@ -3,7 +3,7 @@
 #include "runtime/api/check.h"
 #include "runtime/attr.h"
 #include "runtime/comm.h"
-#include "runtime/errors_user.h"
+#include "runtime/core/errors_user.h"
 
 using namespace mpr::runtime;
 using namespace mpr::runtime::api;

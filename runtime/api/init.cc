@@ -9,7 +9,7 @@
 #include "mpr_config.h"
 #include "runtime/api/check.h"
 #include "runtime/comm.h"
-#include "runtime/state.h"
+#include "runtime/core/state.h"
 
 using namespace mpr::runtime;
 using namespace mpr::runtime::api;

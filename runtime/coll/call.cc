@@ -2,7 +2,7 @@
 
 #include <cstdint>
 
-#include "runtime/errors.h"
+#include "runtime/core/errors.h"
 #include "runtime/request.h"
 
 namespace mpr::runtime::coll {

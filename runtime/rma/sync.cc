@@ -4,9 +4,9 @@
 
 #include "runtime/coll/coll.h"
 #include "runtime/comm_ctl.h"
+#include "runtime/core/state.h"
 #include "runtime/request.h"
 #include "runtime/rma/win.h"
-#include "runtime/state.h"
 
 namespace mpr::runtime::rma {
 

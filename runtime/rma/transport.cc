@@ -6,9 +6,9 @@
 #include <deque>
 #include <stdexcept>
 
+#include "runtime/core/state.h"
 #include "runtime/request.h"
 #include "runtime/rma/win.h"
-#include "runtime/state.h"
 
 namespace mpr::runtime::rma {
 

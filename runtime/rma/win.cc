@@ -18,7 +18,7 @@
 #include "common/params.h"
 #include "runtime/coll/coll.h"
 #include "runtime/comm_ctl.h"
-#include "runtime/state.h"
+#include "runtime/core/state.h"
 
 namespace mpr::runtime::rma {
 

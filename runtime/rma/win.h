@@ -24,8 +24,8 @@
 #include "mpi.h"
 #include "runtime/attr.h"
 #include "runtime/comm.h"
+#include "runtime/core/errors.h"
 #include "runtime/datatype.h"
-#include "runtime/errors.h"
 #include "runtime/op.h"
 
 #define MPR_RMA_TRY(expr)                       \

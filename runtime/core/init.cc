@@ -10,10 +10,10 @@
 #include "common/params.h"
 #include "runtime/bsend.h"
 #include "runtime/comm.h"
-#include "runtime/errors.h"
+#include "runtime/core/errors.h"
+#include "runtime/core/state.h"
 #include "runtime/request.h"
 #include "runtime/rma/win.h"
-#include "runtime/state.h"
 
 namespace mpr::runtime {
 

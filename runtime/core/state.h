@@ -9,7 +9,7 @@
 
 #include "mpi.h"
 #include "pml/pml.h"
-#include "runtime/bootstrap.h"
+#include "runtime/core/bootstrap.h"
 
 namespace mpr::runtime {
 

@@ -1,4 +1,4 @@
-#include "runtime/errors.h"
+#include "runtime/core/errors.h"
 
 #include <cstdarg>
 #include <cstdint>
@@ -6,8 +6,8 @@
 
 #include "common/log.h"
 #include "runtime/comm.h"
-#include "runtime/errors_user.h"
-#include "runtime/state.h"
+#include "runtime/core/errors_user.h"
+#include "runtime/core/state.h"
 
 namespace mpr::runtime {
 
