@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "pml/pml.h"
-#include "runtime/comm.h"
+#include "runtime/comm/comm.h"
 #include "runtime/datatype.h"
 
 namespace mpr::runtime {

@@ -4,7 +4,7 @@
 
 #include "mpi.h"
 #include "pml/pml.h"
-#include "runtime/comm.h"
+#include "runtime/comm/comm.h"
 #include "runtime/datatype.h"
 
 namespace mpr::runtime {

@@ -5,7 +5,7 @@
 #include <climits>
 
 #include "mpi.h"
-#include "runtime/comm.h"
+#include "runtime/comm/comm.h"
 #include "runtime/core/errors.h"
 #include "runtime/core/state.h"
 #include "runtime/datatype.h"

@@ -8,7 +8,7 @@
 #include "common/log.h"
 #include "mpr_config.h"
 #include "runtime/api/check.h"
-#include "runtime/comm.h"
+#include "runtime/comm/comm.h"
 #include "runtime/core/state.h"
 
 using namespace mpr::runtime;

@@ -9,7 +9,7 @@
 #include "mpi.h"
 #include "runtime/coll/coll.h"
 #include "runtime/coll/schedule.h"
-#include "runtime/comm.h"
+#include "runtime/comm/comm.h"
 #include "runtime/datatype.h"
 #include "runtime/op.h"
 

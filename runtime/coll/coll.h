@@ -12,7 +12,7 @@
 #include <cstdint>
 
 #include "runtime/coll/schedule.h"
-#include "runtime/comm.h"
+#include "runtime/comm/comm.h"
 #include "runtime/datatype.h"
 #include "runtime/op.h"
 

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "pml/pml.h"
-#include "runtime/comm.h"
+#include "runtime/comm/comm.h"
 #include "runtime/datatype.h"
 #include "runtime/op.h"
 #include "runtime/request.h"

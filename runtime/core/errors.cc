@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "common/log.h"
-#include "runtime/comm.h"
+#include "runtime/comm/comm.h"
 #include "runtime/core/errors_user.h"
 #include "runtime/core/state.h"
 

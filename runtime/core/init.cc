@@ -9,7 +9,7 @@
 #include "common/log.h"
 #include "common/params.h"
 #include "runtime/bsend.h"
-#include "runtime/comm.h"
+#include "runtime/comm/comm.h"
 #include "runtime/core/errors.h"
 #include "runtime/core/state.h"
 #include "runtime/request.h"

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "runtime/coll/coll.h"
-#include "runtime/comm_ctl.h"
+#include "runtime/comm/comm_ctl.h"
 #include "runtime/core/state.h"
 #include "runtime/request.h"
 #include "runtime/rma/win.h"

@@ -22,8 +22,8 @@
 
 #include "btl-rdma/btl.h"
 #include "mpi.h"
-#include "runtime/attr.h"
-#include "runtime/comm.h"
+#include "runtime/comm/attr.h"
+#include "runtime/comm/comm.h"
 #include "runtime/core/errors.h"
 #include "runtime/datatype.h"
 #include "runtime/op.h"

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "runtime/coll/coll.h"
-#include "runtime/comm.h"
+#include "runtime/comm/comm.h"
 #include "runtime/core/bootstrap.h"
 #include "runtime/core/errors.h"
 #include "runtime/core/state.h"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "runtime/comm_impl.h"
+#include "runtime/comm/comm_impl.h"
 #include "runtime/core/state.h"
 
 namespace mpr::runtime {

@@ -1,4 +1,4 @@
-#include "runtime/group.h"
+#include "runtime/comm/group.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "mpi.h"
-#include "runtime/attr.h"
+#include "runtime/comm/attr.h"
 #include "runtime/core/errors.h"
 
 namespace mpr::runtime {

@@ -1,4 +1,4 @@
-#include "runtime/comm_ctl.h"
+#include "runtime/comm/comm_ctl.h"
 
 #include <algorithm>
 #include <cstring>
