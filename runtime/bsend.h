@@ -7,7 +7,7 @@
 
 #include "pml/pml.h"
 #include "runtime/comm/comm.h"
-#include "runtime/datatype.h"
+#include "runtime/dt/datatype.h"
 
 namespace mpr::runtime {
 

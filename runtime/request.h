@@ -11,7 +11,7 @@
 #include "mpi.h"
 #include "pml/pml.h"
 #include "runtime/comm/comm.h"
-#include "runtime/datatype.h"
+#include "runtime/dt/datatype.h"
 
 namespace mpr::runtime {
 

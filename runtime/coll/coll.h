@@ -13,8 +13,8 @@
 
 #include "runtime/coll/schedule.h"
 #include "runtime/comm/comm.h"
-#include "runtime/datatype.h"
-#include "runtime/op.h"
+#include "runtime/dt/datatype.h"
+#include "runtime/dt/op.h"
 
 namespace mpr::runtime::coll {
 

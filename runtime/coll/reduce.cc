@@ -4,7 +4,7 @@
 #include "runtime/coll/coll.h"
 #include "runtime/coll/halving.h"
 #include "runtime/coll/tuning.h"
-#include "runtime/datatype.h"
+#include "runtime/dt/datatype.h"
 
 namespace mpr::runtime::coll {
 

@@ -22,8 +22,8 @@
 
 #include "pml/pml.h"
 #include "runtime/comm/comm.h"
-#include "runtime/datatype.h"
-#include "runtime/op.h"
+#include "runtime/dt/datatype.h"
+#include "runtime/dt/op.h"
 #include "runtime/request.h"
 
 namespace mpr::runtime::coll {

@@ -25,8 +25,8 @@
 #include "runtime/comm/attr.h"
 #include "runtime/comm/comm.h"
 #include "runtime/core/errors.h"
-#include "runtime/datatype.h"
-#include "runtime/op.h"
+#include "runtime/dt/datatype.h"
+#include "runtime/dt/op.h"
 
 #define MPR_RMA_TRY(expr)                       \
   do {                                          \
