@@ -3,7 +3,7 @@
 
 #include "runtime/api/check.h"
 #include "runtime/api/handles.h"
-#include "runtime/request.h"
+#include "runtime/p2p/request.h"
 #include "runtime/rma/win.h"
 
 using namespace mpr::runtime;

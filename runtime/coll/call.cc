@@ -3,7 +3,7 @@
 #include <cstdint>
 
 #include "runtime/core/errors.h"
-#include "runtime/request.h"
+#include "runtime/p2p/request.h"
 
 namespace mpr::runtime::coll {
 

@@ -24,7 +24,7 @@
 #include "runtime/comm/comm.h"
 #include "runtime/dt/datatype.h"
 #include "runtime/dt/op.h"
-#include "runtime/request.h"
+#include "runtime/p2p/request.h"
 
 namespace mpr::runtime::coll {
 

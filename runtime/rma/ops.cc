@@ -8,7 +8,7 @@
 
 #include "runtime/core/state.h"
 #include "runtime/dt/cursor.h"
-#include "runtime/request.h"
+#include "runtime/p2p/request.h"
 #include "runtime/rma/win.h"
 
 namespace mpr::runtime::rma {

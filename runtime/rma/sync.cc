@@ -5,7 +5,7 @@
 #include "runtime/coll/coll.h"
 #include "runtime/comm/comm_ctl.h"
 #include "runtime/core/state.h"
-#include "runtime/request.h"
+#include "runtime/p2p/request.h"
 #include "runtime/rma/win.h"
 
 namespace mpr::runtime::rma {

@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "runtime/core/state.h"
-#include "runtime/request.h"
+#include "runtime/p2p/request.h"
 #include "runtime/rma/win.h"
 
 namespace mpr::runtime::rma {

@@ -14,8 +14,8 @@
 #include "runtime/core/bootstrap.h"
 #include "runtime/core/errors.h"
 #include "runtime/core/state.h"
-#include "runtime/p2p.h"
-#include "runtime/request.h"
+#include "runtime/p2p/p2p.h"
+#include "runtime/p2p/request.h"
 
 using namespace mpr::runtime;
 namespace pml = mpr::pml;

@@ -1,4 +1,4 @@
-#include "runtime/request.h"
+#include "runtime/p2p/request.h"
 
 #include <sched.h>
 
@@ -8,7 +8,7 @@
 #include "common/params.h"
 #include "runtime/core/errors.h"
 #include "runtime/core/state.h"
-#include "runtime/request_ext.h"
+#include "runtime/p2p/request_ext.h"
 
 namespace mpr::runtime {
 

@@ -1,4 +1,4 @@
-#include "runtime/bsend.h"
+#include "runtime/p2p/bsend.h"
 
 #include <algorithm>
 
