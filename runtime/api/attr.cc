@@ -1,9 +1,9 @@
 // Attributes: keyvals with copy/delete callbacks, set/get/delete on communicators, the
 // predefined attributes every communicator answers, and the deprecated MPI-1 names.
 #include "runtime/api/check.h"
-#include "runtime/attr.h"
-#include "runtime/comm.h"
-#include "runtime/errors_user.h"
+#include "runtime/comm/attr.h"
+#include "runtime/comm/comm.h"
+#include "runtime/core/errors_user.h"
 
 using namespace mpr::runtime;
 using namespace mpr::runtime::api;

@@ -5,11 +5,11 @@
 #include <climits>
 
 #include "mpi.h"
-#include "runtime/comm.h"
-#include "runtime/datatype.h"
-#include "runtime/errors.h"
-#include "runtime/op.h"
-#include "runtime/state.h"
+#include "runtime/comm/comm.h"
+#include "runtime/core/errors.h"
+#include "runtime/core/state.h"
+#include "runtime/dt/datatype.h"
+#include "runtime/dt/op.h"
 
 /// Every entry point is defined as PMPI_<name>; MPI_<name> is a weak alias, so a profiling
 /// library can define MPI_<name> and reach the implementation through PMPI_<name>.

@@ -5,7 +5,7 @@
 
 #include "runtime/api/check.h"
 #include "runtime/api/handles.h"
-#include "runtime/comm.h"
+#include "runtime/comm/comm.h"
 
 using namespace mpr::runtime;
 using namespace mpr::runtime::api;

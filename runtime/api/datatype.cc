@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "runtime/api/check.h"
-#include "runtime/datatype.h"
 #include "runtime/dt/build.h"
+#include "runtime/dt/datatype.h"
 
 using namespace mpr::runtime;
 using namespace mpr::runtime::api;

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "runtime/api/handles.h"
-#include "runtime/errors_user.h"
+#include "runtime/core/errors_user.h"
 
 using namespace mpr::runtime;
 using namespace mpr::runtime::api;

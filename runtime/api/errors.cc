@@ -2,7 +2,7 @@
 #include <cstring>
 
 #include "runtime/api/check.h"
-#include "runtime/errors.h"
+#include "runtime/core/errors.h"
 
 using namespace mpr::runtime;
 using namespace mpr::runtime::api;

@@ -1,6 +1,6 @@
 // Groups: MPI_Comm_group / MPI_Comm_remote_group and every MPI_Group_* call.
 #include "runtime/api/handles.h"
-#include "runtime/group.h"
+#include "runtime/comm/group.h"
 
 using namespace mpr::runtime;
 using namespace mpr::runtime::api;

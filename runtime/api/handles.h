@@ -3,8 +3,8 @@
 #pragma once
 
 #include "runtime/api/check.h"
-#include "runtime/group.h"
-#include "runtime/info.h"
+#include "runtime/comm/group.h"
+#include "runtime/core/info.h"
 
 namespace mpr::runtime::api {
 

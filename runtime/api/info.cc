@@ -3,7 +3,7 @@
 #include <string>
 
 #include "runtime/api/handles.h"
-#include "runtime/info.h"
+#include "runtime/core/info.h"
 
 using namespace mpr::runtime;
 using namespace mpr::runtime::api;

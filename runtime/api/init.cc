@@ -8,8 +8,8 @@
 #include "common/log.h"
 #include "mpr_config.h"
 #include "runtime/api/check.h"
-#include "runtime/comm.h"
-#include "runtime/state.h"
+#include "runtime/comm/comm.h"
+#include "runtime/core/state.h"
 
 using namespace mpr::runtime;
 using namespace mpr::runtime::api;

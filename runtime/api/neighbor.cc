@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "runtime/api/check.h"
-#include "runtime/comm_ctl.h"
-#include "runtime/p2p.h"
-#include "runtime/request_ext.h"
-#include "runtime/topo.h"
+#include "runtime/comm/comm_ctl.h"
+#include "runtime/comm/topo.h"
+#include "runtime/p2p/p2p.h"
+#include "runtime/p2p/request_ext.h"
 
 using namespace mpr::runtime;
 using namespace mpr::runtime::api;

@@ -1,6 +1,6 @@
 // User-defined reduction operations.
 #include "runtime/api/check.h"
-#include "runtime/op.h"
+#include "runtime/dt/op.h"
 
 using namespace mpr::runtime;
 using namespace mpr::runtime::api;

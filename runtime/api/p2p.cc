@@ -3,9 +3,9 @@
 #include <memory>
 
 #include "runtime/api/check.h"
-#include "runtime/bsend.h"
-#include "runtime/p2p.h"
-#include "runtime/request.h"
+#include "runtime/p2p/bsend.h"
+#include "runtime/p2p/p2p.h"
+#include "runtime/p2p/request.h"
 
 using namespace mpr::runtime;
 using namespace mpr::runtime::api;

@@ -5,8 +5,8 @@
 #include <cstdint>
 
 #include "runtime/api/check.h"
-#include "runtime/datatype.h"
 #include "runtime/dt/cursor.h"
+#include "runtime/dt/datatype.h"
 
 using namespace mpr::runtime;
 using namespace mpr::runtime::api;

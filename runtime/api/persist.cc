@@ -3,8 +3,8 @@
 #include <memory>
 
 #include "runtime/api/check.h"
-#include "runtime/p2p.h"
-#include "runtime/request_ext.h"
+#include "runtime/p2p/p2p.h"
+#include "runtime/p2p/request_ext.h"
 
 using namespace mpr::runtime;
 using namespace mpr::runtime::api;

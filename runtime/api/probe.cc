@@ -1,8 +1,8 @@
 // Probes and matched receives (MPI_Probe, MPI_Iprobe, MPI_Mprobe, MPI_Improbe, MPI_Mrecv,
 // MPI_Imrecv).
 #include "runtime/api/check.h"
-#include "runtime/p2p.h"
-#include "runtime/request.h"
+#include "runtime/p2p/p2p.h"
+#include "runtime/p2p/request.h"
 
 using namespace mpr::runtime;
 using namespace mpr::runtime::api;

@@ -3,8 +3,8 @@
 #include <vector>
 
 #include "runtime/api/check.h"
-#include "runtime/request.h"
-#include "runtime/request_ext.h"
+#include "runtime/p2p/request.h"
+#include "runtime/p2p/request_ext.h"
 
 using namespace mpr::runtime;
 using namespace mpr::runtime::api;

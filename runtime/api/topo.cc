@@ -6,8 +6,8 @@
 #include <memory>
 
 #include "runtime/api/handles.h"
-#include "runtime/comm_ctl.h"
-#include "runtime/topo.h"
+#include "runtime/comm/comm_ctl.h"
+#include "runtime/comm/topo.h"
 
 using namespace mpr::runtime;
 using namespace mpr::runtime::api;

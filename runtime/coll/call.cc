@@ -2,8 +2,8 @@
 
 #include <cstdint>
 
-#include "runtime/errors.h"
-#include "runtime/request.h"
+#include "runtime/core/errors.h"
+#include "runtime/p2p/request.h"
 
 namespace mpr::runtime::coll {
 

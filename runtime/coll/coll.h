@@ -12,9 +12,9 @@
 #include <cstdint>
 
 #include "runtime/coll/schedule.h"
-#include "runtime/comm.h"
-#include "runtime/datatype.h"
-#include "runtime/op.h"
+#include "runtime/comm/comm.h"
+#include "runtime/dt/datatype.h"
+#include "runtime/dt/op.h"
 
 namespace mpr::runtime::coll {
 

@@ -1,6 +1,7 @@
 // Shared pieces of the reduce-scatter-based reductions (Rabenseifner reduce and allreduce):
 // folding a non-power-of-two communicator onto a power of two, and the block windows of
-// recursive halving.
+// recursive halving. The halving phase itself, which both start with, is
+// reduce_scatter_halving() in reduce.cc.
 #pragma once
 
 #include <cstddef>

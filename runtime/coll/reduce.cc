@@ -4,7 +4,7 @@
 #include "runtime/coll/coll.h"
 #include "runtime/coll/halving.h"
 #include "runtime/coll/tuning.h"
-#include "runtime/datatype.h"
+#include "runtime/dt/datatype.h"
 
 namespace mpr::runtime::coll {
 
@@ -66,6 +66,32 @@ void reduce_binomial(Schedule& s, const void* sendbuf, void* recvbuf, size_t cou
   }
 }
 
+// The reduce-scatter both Rabenseifner algorithms start with, over the folded power of two:
+// the odd rank of each folded pair combines its even neighbour's vector into its own, then
+// recursive halving at distance 1, 2, 4, ... leaves new rank nr (not one that sits out) with its
+// window h.window(nr, h.levels) fully reduced in `work`.
+void reduce_scatter_halving(Schedule& s, const Fold& f, const Halving& h, int nr,
+                            const void* sendbuf, char* work, size_t count) {
+  const int rank = s.rank();
+  const size_t esz = s.reducer().esz, bytes = count * esz;
+  char* tmp = s.scratch(bytes);
+  s.copy(work, sendbuf, bytes);
+  if (rank < 2 * f.rem) {
+    s.recv(tmp, bytes, rank - 1);
+    s.reduce(tmp, work, count);
+  }
+  size_t lo, hi, plo, phi;
+  for (int k = 0; k < h.levels; ++k) {
+    const int pnr = nr ^ (1 << k), peer = f.real_rank(pnr);
+    h.window(nr, k + 1, &lo, &hi);
+    h.window(pnr, k + 1, &plo, &phi);
+    s.fence();
+    s.recv(tmp + lo * esz, (hi - lo) * esz, peer);
+    s.send(work + plo * esz, (phi - plo) * esz, peer);
+    s.reduce(tmp + lo * esz, work + lo * esz, hi - lo);
+  }
+}
+
 // Recursive halving over the folded power of two (each new rank ends up owning one reduced
 // block), then a binomial gather of the blocks to the root's new rank.
 void reduce_rabenseifner(Schedule& s, const void* sendbuf, void* recvbuf, size_t count, int root) {
@@ -85,22 +111,8 @@ void reduce_rabenseifner(Schedule& s, const void* sendbuf, void* recvbuf, size_t
     return;
   }
   char* work = rank == root ? static_cast<char*>(recvbuf) : s.scratch(bytes);
-  char* tmp = s.scratch(bytes);
-  s.copy(work, sendbuf, bytes);
-  if (rank < 2 * f.rem) {
-    s.recv(tmp, bytes, rank - 1);
-    s.reduce(tmp, work, count);
-  }
+  reduce_scatter_halving(s, f, h, nr, sendbuf, work, count);
   size_t lo, hi, plo, phi;
-  for (int k = 0; k < h.levels; ++k) {
-    const int pnr = nr ^ (1 << k), peer = f.real_rank(pnr);
-    h.window(nr, k + 1, &lo, &hi);
-    h.window(pnr, k + 1, &plo, &phi);
-    s.fence();
-    s.recv(tmp + lo * esz, (hi - lo) * esz, peer);
-    s.send(work + plo * esz, (phi - plo) * esz, peer);
-    s.reduce(tmp + lo * esz, work + lo * esz, hi - lo);
-  }
   // Undo the halving towards the root: at level k the pair differing in bit k merges its
   // windows at whichever side agrees with the root's bit; the other side is done.
   const int nroot = f.new_rank(proxy);
@@ -194,22 +206,8 @@ void allreduce_rabenseifner(Schedule& s, const void* sendbuf, void* recvbuf, siz
     s.recv(work, bytes, rank + 1);
     return;
   }
-  char* tmp = s.scratch(bytes);
-  s.copy(work, sendbuf, bytes);
-  if (rank < 2 * f.rem) {
-    s.recv(tmp, bytes, rank - 1);
-    s.reduce(tmp, work, count);
-  }
+  reduce_scatter_halving(s, f, h, nr, sendbuf, work, count);
   size_t lo, hi, plo, phi;
-  for (int k = 0; k < h.levels; ++k) {
-    const int pnr = nr ^ (1 << k), peer = f.real_rank(pnr);
-    h.window(nr, k + 1, &lo, &hi);
-    h.window(pnr, k + 1, &plo, &phi);
-    s.fence();
-    s.recv(tmp + lo * esz, (hi - lo) * esz, peer);
-    s.send(work + plo * esz, (phi - plo) * esz, peer);
-    s.reduce(tmp + lo * esz, work + lo * esz, hi - lo);
-  }
   for (int k = h.levels - 1; k >= 0; --k) {
     const int pnr = nr ^ (1 << k), peer = f.real_rank(pnr);
     h.window(nr, k + 1, &lo, &hi);

@@ -10,8 +10,8 @@
 
 #include "common/params.h"
 #include "runtime/coll/tuning.h"
-#include "runtime/errors.h"
-#include "runtime/state.h"
+#include "runtime/core/errors.h"
+#include "runtime/core/state.h"
 
 namespace mpr::runtime::coll {
 

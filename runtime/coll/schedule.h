@@ -21,10 +21,10 @@
 #include <vector>
 
 #include "pml/pml.h"
-#include "runtime/comm.h"
-#include "runtime/datatype.h"
-#include "runtime/op.h"
-#include "runtime/request.h"
+#include "runtime/comm/comm.h"
+#include "runtime/dt/datatype.h"
+#include "runtime/dt/op.h"
+#include "runtime/p2p/request.h"
 
 namespace mpr::runtime::coll {
 

@@ -12,7 +12,7 @@
 #include <cstddef>
 
 #include "mpi.h"
-#include "runtime/datatype.h"
+#include "runtime/dt/datatype.h"
 
 namespace mpr::runtime::dt {
 

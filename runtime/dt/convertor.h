@@ -6,8 +6,8 @@
 #include <cstddef>
 
 #include "pml/pml.h"
-#include "runtime/datatype.h"
 #include "runtime/dt/cursor.h"
+#include "runtime/dt/datatype.h"
 
 namespace mpr::runtime::dt {
 

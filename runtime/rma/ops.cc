@@ -6,10 +6,10 @@
 #include <cstring>
 #include <memory>
 
+#include "runtime/core/state.h"
 #include "runtime/dt/cursor.h"
-#include "runtime/request.h"
+#include "runtime/p2p/request.h"
 #include "runtime/rma/win.h"
-#include "runtime/state.h"
 
 namespace mpr::runtime::rma {
 

@@ -3,10 +3,10 @@
 #include <algorithm>
 
 #include "runtime/coll/coll.h"
-#include "runtime/comm_ctl.h"
-#include "runtime/request.h"
+#include "runtime/comm/comm_ctl.h"
+#include "runtime/core/state.h"
+#include "runtime/p2p/request.h"
 #include "runtime/rma/win.h"
-#include "runtime/state.h"
 
 namespace mpr::runtime::rma {
 

@@ -5,9 +5,9 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "runtime/request.h"
+#include "runtime/core/state.h"
+#include "runtime/p2p/request.h"
 #include "runtime/rma/win.h"
-#include "runtime/state.h"
 
 namespace mpr::runtime::rma {
 

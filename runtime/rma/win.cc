@@ -18,8 +18,8 @@
 #include "btl-rdma/shm/segment.h"
 #include "common/params.h"
 #include "runtime/coll/coll.h"
-#include "runtime/comm_ctl.h"
-#include "runtime/state.h"
+#include "runtime/comm/comm_ctl.h"
+#include "runtime/core/state.h"
 
 namespace mpr::runtime::rma {
 

@@ -23,11 +23,11 @@
 #include "btl-rdma/btl.h"
 #include "btl-rdma/registry.h"
 #include "mpi.h"
-#include "runtime/attr.h"
-#include "runtime/comm.h"
-#include "runtime/datatype.h"
-#include "runtime/errors.h"
-#include "runtime/op.h"
+#include "runtime/comm/attr.h"
+#include "runtime/comm/comm.h"
+#include "runtime/core/errors.h"
+#include "runtime/dt/datatype.h"
+#include "runtime/dt/op.h"
 
 #define MPR_RMA_TRY(expr)                       \
   do {                                          \

@@ -6,7 +6,7 @@
 #include <functional>
 #include <vector>
 
-#include "runtime/topo.h"
+#include "runtime/comm/topo.h"
 
 using mpr::runtime::dims_create;
 using V = std::vector<int>;

@@ -6,7 +6,7 @@
 #include <set>
 #include <vector>
 
-#include "runtime/group.h"
+#include "runtime/comm/group.h"
 
 using namespace mpr::runtime;
 namespace ops = mpr::runtime::group_ops;

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <vector>
 
-#include "runtime/topo.h"
+#include "runtime/comm/topo.h"
 
 using mpr::runtime::Topology;
 using V = std::vector<int>;

@@ -5,8 +5,8 @@
 #include <cstring>
 #include <vector>
 
-#include "runtime/datatype.h"
 #include "runtime/dt/build.h"
+#include "runtime/dt/datatype.h"
 
 using namespace mpr::runtime;
 

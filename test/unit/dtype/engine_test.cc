@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "reference.h"
-#include "runtime/datatype.h"
 #include "runtime/dt/build.h"
 #include "runtime/dt/cursor.h"
+#include "runtime/dt/datatype.h"
 
 using namespace mpr::runtime;
 using namespace dtype_test;

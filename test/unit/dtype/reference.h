@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "runtime/datatype.h"
+#include "runtime/dt/datatype.h"
 
 namespace dtype_test {
 

@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "runtime/bootstrap.h"
+#include "runtime/core/bootstrap.h"
+#include "runtime/core/state.h"
 #include "runtime/dt/build.h"
-#include "runtime/p2p.h"
-#include "runtime/request.h"
-#include "runtime/state.h"
+#include "runtime/p2p/p2p.h"
+#include "runtime/p2p/request.h"
 
 using namespace mpr::runtime;
 namespace pml = mpr::pml;

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/datatype.h"
+#include "runtime/dt/datatype.h"
 
 using namespace mpr::runtime;
 

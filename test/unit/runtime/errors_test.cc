@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "runtime/errors.h"
+#include "runtime/core/errors.h"
 
 using namespace mpr::runtime;
 

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "runtime/datatype.h"
-#include "runtime/op.h"
+#include "runtime/dt/datatype.h"
+#include "runtime/dt/op.h"
 
 using namespace mpr::runtime;
 

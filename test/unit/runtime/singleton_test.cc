@@ -9,13 +9,13 @@
 #include <cstring>
 #include <string>
 
-#include "runtime/bootstrap.h"
 #include "runtime/coll/coll.h"
-#include "runtime/comm.h"
-#include "runtime/errors.h"
-#include "runtime/p2p.h"
-#include "runtime/request.h"
-#include "runtime/state.h"
+#include "runtime/comm/comm.h"
+#include "runtime/core/bootstrap.h"
+#include "runtime/core/errors.h"
+#include "runtime/core/state.h"
+#include "runtime/p2p/p2p.h"
+#include "runtime/p2p/request.h"
 
 using namespace mpr::runtime;
 namespace pml = mpr::pml;

@@ -8,12 +8,12 @@
 
 #include "common/log.h"
 #include "common/params.h"
-#include "runtime/bsend.h"
-#include "runtime/comm.h"
-#include "runtime/errors.h"
-#include "runtime/request.h"
+#include "runtime/comm/comm.h"
+#include "runtime/core/errors.h"
+#include "runtime/core/state.h"
+#include "runtime/p2p/bsend.h"
+#include "runtime/p2p/request.h"
 #include "runtime/rma/win.h"
-#include "runtime/state.h"
 
 namespace mpr::runtime {
 

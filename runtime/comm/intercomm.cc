@@ -3,8 +3,8 @@
 // creation, through the intercommunicator itself afterwards).
 #include <algorithm>
 
-#include "runtime/comm_impl.h"
-#include "runtime/state.h"
+#include "runtime/comm/comm_impl.h"
+#include "runtime/core/state.h"
 
 namespace mpr::runtime {
 

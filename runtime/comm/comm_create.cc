@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "runtime/comm_impl.h"
-#include "runtime/state.h"
+#include "runtime/comm/comm_impl.h"
+#include "runtime/core/state.h"
 
 namespace mpr::runtime {
 

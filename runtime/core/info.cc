@@ -1,4 +1,4 @@
-#include "runtime/info.h"
+#include "runtime/core/info.h"
 
 #include <unistd.h>
 
@@ -7,7 +7,7 @@
 #include <fstream>
 #include <memory>
 
-#include "runtime/state.h"
+#include "runtime/core/state.h"
 
 namespace mpr::runtime {
 

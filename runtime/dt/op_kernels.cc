@@ -11,7 +11,7 @@
 #include <complex>
 #include <cstdint>
 
-#include "runtime/op.h"
+#include "runtime/dt/op.h"
 
 namespace mpr::runtime {
 

@@ -10,7 +10,7 @@
 #include <stdexcept>
 
 #include "common/launch_keys.h"
-#include "runtime/bootstrap.h"
+#include "runtime/core/bootstrap.h"
 
 extern char** environ;
 

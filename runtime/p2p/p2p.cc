@@ -1,11 +1,11 @@
-#include "runtime/p2p.h"
+#include "runtime/p2p/p2p.h"
 
 #include <cstdint>
 #include <memory>
 
+#include "runtime/core/state.h"
 #include "runtime/dt/convertor.h"
-#include "runtime/request.h"
-#include "runtime/state.h"
+#include "runtime/p2p/request.h"
 
 namespace mpr::runtime {
 

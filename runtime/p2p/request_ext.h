@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "mpi.h"
-#include "runtime/request.h"
+#include "runtime/p2p/request.h"
 
 namespace mpr::runtime {
 

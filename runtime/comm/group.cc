@@ -1,11 +1,11 @@
-#include "runtime/group.h"
+#include "runtime/comm/group.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <unordered_map>
 #include <unordered_set>
 
-#include "runtime/state.h"
+#include "runtime/core/state.h"
 
 namespace mpr::runtime {
 

@@ -1,4 +1,4 @@
-#include "runtime/topo.h"
+#include "runtime/comm/topo.h"
 
 #include <algorithm>
 #include <cstdint>

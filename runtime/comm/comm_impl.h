@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "runtime/comm.h"
-#include "runtime/comm_ctl.h"
+#include "runtime/comm/comm.h"
+#include "runtime/comm/comm_ctl.h"
 
 namespace mpr::runtime {
 

@@ -1,12 +1,12 @@
-#include "runtime/comm.h"
+#include "runtime/comm/comm.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
 
-#include "runtime/comm_impl.h"
-#include "runtime/state.h"
-#include "runtime/topo.h"
+#include "runtime/comm/comm_impl.h"
+#include "runtime/comm/topo.h"
+#include "runtime/core/state.h"
 
 namespace mpr::runtime {
 

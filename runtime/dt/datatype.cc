@@ -1,4 +1,4 @@
-#include "runtime/datatype.h"
+#include "runtime/dt/datatype.h"
 
 #include <algorithm>
 #include <complex>

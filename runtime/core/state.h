@@ -10,7 +10,7 @@
 #include "btl-rdma/registry.h"
 #include "mpi.h"
 #include "pml/pml.h"
-#include "runtime/bootstrap.h"
+#include "runtime/core/bootstrap.h"
 
 namespace mpr::runtime {
 

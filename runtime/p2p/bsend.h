@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "pml/pml.h"
-#include "runtime/comm.h"
-#include "runtime/datatype.h"
+#include "runtime/comm/comm.h"
+#include "runtime/dt/datatype.h"
 
 namespace mpr::runtime {
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "mpi.h"
-#include "runtime/datatype.h"
+#include "runtime/dt/datatype.h"
 
 namespace mpr::runtime {
 

@@ -1,4 +1,4 @@
-#include "runtime/request.h"
+#include "runtime/p2p/request.h"
 
 #include <sched.h>
 
@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "common/params.h"
-#include "runtime/errors.h"
-#include "runtime/request_ext.h"
-#include "runtime/state.h"
+#include "runtime/core/errors.h"
+#include "runtime/core/state.h"
+#include "runtime/p2p/request_ext.h"
 
 namespace mpr::runtime {
 

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "mpi.h"
-#include "runtime/attr.h"
-#include "runtime/errors.h"
+#include "runtime/comm/attr.h"
+#include "runtime/core/errors.h"
 
 namespace mpr::runtime {
 

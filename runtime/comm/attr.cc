@@ -1,10 +1,10 @@
-#include "runtime/attr.h"
+#include "runtime/comm/attr.h"
 
 #include <algorithm>
 #include <unordered_map>
 
-#include "runtime/comm.h"
-#include "runtime/errors.h"
+#include "runtime/comm/comm.h"
+#include "runtime/core/errors.h"
 
 namespace mpr::runtime {
 

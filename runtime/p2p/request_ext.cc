@@ -1,9 +1,9 @@
-#include "runtime/request_ext.h"
+#include "runtime/p2p/request_ext.h"
 
-#include "runtime/bsend.h"
-#include "runtime/errors.h"
-#include "runtime/p2p.h"
-#include "runtime/state.h"
+#include "runtime/core/errors.h"
+#include "runtime/core/state.h"
+#include "runtime/p2p/bsend.h"
+#include "runtime/p2p/p2p.h"
 
 namespace mpr::runtime {
 

@@ -1,13 +1,13 @@
-#include "runtime/errors.h"
+#include "runtime/core/errors.h"
 
 #include <cstdarg>
 #include <cstdint>
 #include <cstdio>
 
 #include "common/log.h"
-#include "runtime/comm.h"
-#include "runtime/errors_user.h"
-#include "runtime/state.h"
+#include "runtime/comm/comm.h"
+#include "runtime/core/errors_user.h"
+#include "runtime/core/state.h"
 
 namespace mpr::runtime {
 

@@ -1,8 +1,8 @@
-#include "runtime/errors_user.h"
+#include "runtime/core/errors_user.h"
 
 #include <unordered_map>
 
-#include "runtime/errors.h"
+#include "runtime/core/errors.h"
 
 namespace mpr::runtime {
 

@@ -4,8 +4,8 @@
 
 #include "mpi.h"
 #include "pml/pml.h"
-#include "runtime/comm.h"
-#include "runtime/datatype.h"
+#include "runtime/comm/comm.h"
+#include "runtime/dt/datatype.h"
 
 namespace mpr::runtime {
 

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <map>
 
-#include "runtime/bootstrap.h"
+#include "runtime/core/bootstrap.h"
 
 namespace mpr::runtime {
 

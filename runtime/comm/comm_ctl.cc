@@ -1,12 +1,12 @@
-#include "runtime/comm_ctl.h"
+#include "runtime/comm/comm_ctl.h"
 
 #include <algorithm>
 #include <cstring>
 
 #include "mpi.h"
 #include "pml/pml.h"
-#include "runtime/errors.h"
-#include "runtime/state.h"
+#include "runtime/core/errors.h"
+#include "runtime/core/state.h"
 
 namespace mpr::runtime::ctl {
 

@@ -1,4 +1,4 @@
-#include "runtime/op.h"
+#include "runtime/dt/op.h"
 
 #include <cstdint>
 

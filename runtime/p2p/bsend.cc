@@ -1,9 +1,9 @@
-#include "runtime/bsend.h"
+#include "runtime/p2p/bsend.h"
 
 #include <algorithm>
 
-#include "runtime/errors.h"
-#include "runtime/state.h"
+#include "runtime/core/errors.h"
+#include "runtime/core/state.h"
 
 namespace mpr::runtime {
 
