@@ -122,7 +122,6 @@ Config Config::from_params() {
 
 VerbsBtl::VerbsBtl(common::Bootstrap& bs, const Config& cfg, Device&& dev)
     : cfg_(cfg), dev_(std::move(dev)) {
-  dev.ctx = nullptr;
   rank_ = bs.rank();
   size_ = bs.size();
   job_tag_ = std::hash<std::string>{}(bs.job_id());
@@ -152,7 +151,7 @@ void VerbsBtl::dereg_internal(ibv_mr*& mr) {
 
 void VerbsBtl::setup(common::Bootstrap& bs) {
   const ibv_device_attr& a = dev_.attr;
-  pd_ = ibv_alloc_pd(dev_.ctx);
+  pd_ = ibv_alloc_pd(dev_.ctx.get());
   if (!pd_) throw_verbs_error(rank_, "ibv_alloc_pd", dev_.name, errno);
   count_live(&LiveCounts::pds, 1);
 
@@ -164,13 +163,13 @@ void VerbsBtl::setup(common::Bootstrap& bs) {
 
   // The send CQ only receives signaled completions; signaled_budget_ keeps them within it.
   int send_cqe = std::min(a.max_cqe, kSendCqEntries);
-  send_cq_ = ibv_create_cq(dev_.ctx, send_cqe, nullptr, nullptr, 0);
+  send_cq_ = ibv_create_cq(dev_.ctx.get(), send_cqe, nullptr, nullptr, 0);
   if (!send_cq_) throw_verbs_error(rank_, "ibv_create_cq", "send CQ", errno);
   count_live(&LiveCounts::cqs, 1);
   signaled_budget_ = send_cqe - kUdSendSlots;
 
   srq_max_ = std::min({cfg_.srq_max, a.max_srq_wr, a.max_cqe - kUdRecvSlots});
-  recv_cq_ = ibv_create_cq(dev_.ctx, srq_max_ + kUdRecvSlots, nullptr, nullptr, 0);
+  recv_cq_ = ibv_create_cq(dev_.ctx.get(), srq_max_ + kUdRecvSlots, nullptr, nullptr, 0);
   if (!recv_cq_) throw_verbs_error(rank_, "ibv_create_cq", "receive CQ", errno);
   count_live(&LiveCounts::cqs, 1);
   ibv_srq_init_attr sia{};
@@ -575,11 +574,7 @@ void VerbsBtl::release_all() {
     count_live(&LiveCounts::pds, -1);
     pd_ = nullptr;
   }
-  if (dev_.ctx) {
-    ibv_close_device(dev_.ctx);
-    count_live(&LiveCounts::contexts, -1);
-    dev_.ctx = nullptr;
-  }
+  dev_.ctx.reset();
   if (common::verbose() && rank_ >= 0) {
     LiveCounts live = live_counts();
     if (!live.all_zero())

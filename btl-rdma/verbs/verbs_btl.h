@@ -22,6 +22,7 @@
 
 #include "btl-rdma/btl.h"
 #include "btl-rdma/rcache/rcache.h"
+#include "btl-rdma/verbs/verbs_handles.h"
 #include "btl-rdma/verbs/verbs_util.h"
 #include "btl-rdma/verbs/wire.h"
 
@@ -52,9 +53,9 @@ struct Config {
   static Config from_params();
 };
 
-/// The chosen device and port (device.cc).
+/// The chosen device and port (device.cc). Owns the device context: closed with the Device.
 struct Device {
-  ibv_context* ctx = nullptr;
+  Context ctx;
   std::string name;
   uint8_t port = 1;
   ibv_device_attr attr{};
