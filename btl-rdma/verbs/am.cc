@@ -30,38 +30,39 @@ constexpr size_t kInlineCap = 4096;  // Config caps max_inline at this
 }
 
 bool VerbsBtl::grow_recv_pool(int min_total) {
-  while (static_cast<int>(recv_chunks_.size()) * kRecvChunk < min_total) {
-    if (static_cast<int>(recv_chunks_.size() + 1) * kRecvChunk > srq_max_) return false;
-    RecvChunk c;
+  std::vector<RegisteredMem<char>>& chunks = res_->recv_chunks;
+  while (static_cast<int>(chunks.size()) * kRecvChunk < min_total) {
+    if (static_cast<int>(chunks.size() + 1) * kRecvChunk > srq_max_) return false;
+    RegisteredMem<char> c;
     const size_t bytes = static_cast<size_t>(kRecvChunk) * stride_;
-    if (posix_memalign(reinterpret_cast<void**>(&c.mem), 4096, bytes) != 0) return false;
+    c.mem = alloc_pages<char>(bytes, false);
+    if (!c.mem) return false;
     try {
-      c.mr = reg_internal(c.mem, bytes, IBV_ACCESS_LOCAL_WRITE, "receive buffers");
+      c.mr = reg_internal(c.mem.get(), bytes, IBV_ACCESS_LOCAL_WRITE, "receive buffers");
     } catch (const std::exception& e) {
-      std::free(c.mem);
       common::log_error("%s", e.what());
       return false;
     }
-    recv_chunks_.push_back(c);
-    const uint32_t base = static_cast<uint32_t>(recv_chunks_.size() - 1) * kRecvChunk;
+    chunks.push_back(std::move(c));
+    const uint32_t base = static_cast<uint32_t>(chunks.size() - 1) * kRecvChunk;
     for (uint32_t i = 0; i < kRecvChunk; ++i) post_srq_recv(base + i);
   }
   return true;
 }
 
 char* VerbsBtl::recv_buf(uint32_t idx) {
-  return recv_chunks_[idx / kRecvChunk].mem + (idx % kRecvChunk) * stride_;
+  return res_->recv_chunks[idx / kRecvChunk].mem.get() + (idx % kRecvChunk) * stride_;
 }
 
 void VerbsBtl::post_srq_recv(uint32_t idx) {
   ibv_sge sge{reinterpret_cast<uintptr_t>(recv_buf(idx)), static_cast<uint32_t>(stride_),
-              recv_chunks_[idx / kRecvChunk].mr->lkey};
+              res_->recv_chunks[idx / kRecvChunk].mr->lkey};
   ibv_recv_wr wr{};
   wr.wr_id = make_wr_id(WrKind::kSrqRecv, 0, idx);
   wr.sg_list = &sge;
   wr.num_sge = 1;
   ibv_recv_wr* bad = nullptr;
-  if (int rc = ibv_post_srq_recv(srq_, &wr, &bad))
+  if (int rc = ibv_post_srq_recv(res_->srq.get(), &wr, &bad))
     throw_verbs_error(rank_, "ibv_post_srq_recv", "receive buffer " + std::to_string(idx), rc);
   ++posted_recvs_;
 }
@@ -130,7 +131,7 @@ void VerbsBtl::apply_credit_ack(Peer& p, uint32_t ack) {
 }
 
 void VerbsBtl::refresh_credits(Peer& p, int peer) {
-  const CreditSlot* slot = &credit_in_[peer];
+  const CreditSlot* slot = &res_->credit_in.mem[peer];
   const uint64_t count = __atomic_load_n(&slot->count, __ATOMIC_ACQUIRE);
   const uint64_t check = __atomic_load_n(&slot->check, __ATOMIC_ACQUIRE);
   if (check == ~count && count > p.returned && count <= p.sent) p.returned = count;
@@ -159,7 +160,7 @@ uint64_t VerbsBtl::post_rc(int peer, ibv_send_wr& wr, const SendSlot& slot) {
   wr.next = nullptr;
   if (slot.signaled) wr.send_flags |= IBV_SEND_SIGNALED;
   ibv_send_wr* bad = nullptr;
-  if (int rc = ibv_post_send(p.qp, &wr, &bad))
+  if (int rc = ibv_post_send(p.qp.get(), &wr, &bad))
     throw_verbs_error(rank_, "ibv_post_send", "to peer " + std::to_string(peer), rc);
   p.ring[seq % static_cast<uint64_t>(sq_depth_)] = slot;
   ++p.sq_head;
@@ -236,8 +237,8 @@ Status VerbsBtl::post_am(int peer, uint8_t am_id, uint8_t flags, const void* hdr
     }
     slot.bounce = send_free_.back();
     send_free_.pop_back();
-    dst = send_mem_ + static_cast<size_t>(slot.bounce) * stride_;
-    lkey = send_mr_->lkey;
+    dst = res_->send.mem.get() + static_cast<size_t>(slot.bounce) * stride_;
+    lkey = res_->send.mr->lkey;
   }
   AmWireHdr w{am_id, flags, static_cast<uint16_t>(hdr_len), static_cast<uint32_t>(p.freed)};
   std::memcpy(dst, &w, sizeof w);
@@ -285,9 +286,9 @@ bool VerbsBtl::return_credits(int peer) {
   } else {
     // Rewriting the source while an older write of it is in flight is harmless: counts only
     // grow, and a half-updated slot fails the receiver's check.
-    credit_out_[peer] = v;
-    sge.addr = reinterpret_cast<uintptr_t>(&credit_out_[peer]);
-    sge.lkey = credit_out_mr_->lkey;
+    res_->credit_out.mem[peer] = v;
+    sge.addr = reinterpret_cast<uintptr_t>(&res_->credit_out.mem[peer]);
+    sge.lkey = res_->credit_out.mr->lkey;
   }
   wr.sg_list = &sge;
   wr.num_sge = 1;

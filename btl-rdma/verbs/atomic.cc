@@ -45,14 +45,14 @@ Status VerbsBtl::atomic(int peer, AtomicOp aop, uint64_t remote_addr, const Remo
       throw refuse("result buffer lies outside its registration");
     lkey = static_cast<uint32_t>(result_reg->lkey);
   } else {
-    if (!atomic_slots_) setup_atomic_slots();
+    if (!res_->atomic_slots.mem) setup_atomic_slots();
     if (atomic_free_.empty()) {
       ++stats_.retry_atomic_slots;
       return Status::kRetry;
     }
     slot = atomic_free_.back();
-    local = reinterpret_cast<char*>(&atomic_slots_[slot]);
-    lkey = atomic_slots_mr_->lkey;
+    local = reinterpret_cast<char*>(&res_->atomic_slots.mem[slot]);
+    lkey = res_->atomic_slots.mr->lkey;
   }
   // No send-queue room: kRetry ("no resources right now"), so atomics waiting for room stay in
   // the caller's queue, in the caller's order. A connection still being set up queues them
@@ -107,18 +107,11 @@ bool VerbsBtl::post_atomic(Peer& p, RdmaOp* op) {
 
 void VerbsBtl::setup_atomic_slots() {
   const size_t bytes = kAtomicSlots * sizeof(uint64_t);
-  void* mem = nullptr;
-  if (posix_memalign(&mem, 4096, bytes) != 0)
-    throw std::runtime_error("rank " + std::to_string(rank_) +
-                             ": verbs: out of memory for atomic result slots");
-  std::memset(mem, 0, bytes);
-  try {
-    atomic_slots_mr_ = reg_internal(mem, bytes, IBV_ACCESS_LOCAL_WRITE, "atomic result slots");
-  } catch (...) {
-    std::free(mem);
-    throw;
-  }
-  atomic_slots_ = static_cast<uint64_t*>(mem);
+  RegisteredMem<uint64_t> slots;
+  slots.mem = alloc_pages<uint64_t>(bytes, true);
+  if (!slots.mem) throw_out_of_memory(rank_, "atomic result slots");
+  slots.mr = reg_internal(slots.mem.get(), bytes, IBV_ACCESS_LOCAL_WRITE, "atomic result slots");
+  res_->atomic_slots = std::move(slots);
   for (int32_t i = kAtomicSlots - 1; i >= 0; --i) atomic_free_.push_back(i);
 }
 

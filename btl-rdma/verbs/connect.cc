@@ -26,24 +26,26 @@
 
 namespace mpr::btl::verbs {
 
+// Step of setup(): the connection-manager UD QP and its datagram buffers. It is ready (RTS,
+// receives posted) before the modex entry naming it is published.
 void VerbsBtl::setup_ud() {
   const size_t bytes = static_cast<size_t>(kUdRecvSlots + kUdSendSlots) * kUdSlot;
-  if (posix_memalign(reinterpret_cast<void**>(&ud_mem_), 4096, bytes) != 0)
-    throw std::runtime_error("rank " + std::to_string(rank_) + ": verbs: out of memory");
-  std::memset(ud_mem_, 0, bytes);
-  ud_mr_ = reg_internal(ud_mem_, bytes, IBV_ACCESS_LOCAL_WRITE, "connection datagram buffers");
+  RegisteredMem<char>& ud = res_->ud;
+  ud.mem = alloc_pages<char>(bytes, true);
+  if (!ud.mem) throw_out_of_memory(rank_, "");
+  ud.mr = reg_internal(ud.mem.get(), bytes, IBV_ACCESS_LOCAL_WRITE, "connection datagram buffers");
 
   ibv_qp_init_attr qia{};
   qia.qp_type = IBV_QPT_UD;
-  qia.send_cq = send_cq_;
-  qia.recv_cq = recv_cq_;
+  qia.send_cq = res_->send_cq.get();
+  qia.recv_cq = res_->recv_cq.get();
   qia.cap.max_send_wr = kUdSendSlots;
   qia.cap.max_recv_wr = kUdRecvSlots;
   qia.cap.max_send_sge = 1;
   qia.cap.max_recv_sge = 1;
-  ud_qp_ = ibv_create_qp(pd_, &qia);
-  if (!ud_qp_) throw_verbs_error(rank_, "ibv_create_qp", "UD connection QP", errno);
-  count_live(&LiveCounts::qps, 1);
+  res_->ud_qp = adopt(ibv_create_qp(res_->pd.get(), &qia));
+  ibv_qp* const ud_qp = res_->ud_qp.get();
+  if (!ud_qp) throw_verbs_error(rank_, "ibv_create_qp", "UD connection QP", errno);
 
   ibv_qp_attr qa{};
   qa.qp_state = IBV_QPS_INIT;
@@ -51,30 +53,30 @@ void VerbsBtl::setup_ud() {
   qa.port_num = dev_.port;
   qa.qkey = kQkey;
   if (int rc =
-          ibv_modify_qp(ud_qp_, &qa, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY))
+          ibv_modify_qp(ud_qp, &qa, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY))
     throw_verbs_error(rank_, "ibv_modify_qp", "UD QP to INIT", rc);
   qa = ibv_qp_attr{};
   qa.qp_state = IBV_QPS_RTR;
-  if (int rc = ibv_modify_qp(ud_qp_, &qa, IBV_QP_STATE))
+  if (int rc = ibv_modify_qp(ud_qp, &qa, IBV_QP_STATE))
     throw_verbs_error(rank_, "ibv_modify_qp", "UD QP to RTR", rc);
   qa = ibv_qp_attr{};
   qa.qp_state = IBV_QPS_RTS;
   qa.sq_psn = 0;
-  if (int rc = ibv_modify_qp(ud_qp_, &qa, IBV_QP_STATE | IBV_QP_SQ_PSN))
+  if (int rc = ibv_modify_qp(ud_qp, &qa, IBV_QP_STATE | IBV_QP_SQ_PSN))
     throw_verbs_error(rank_, "ibv_modify_qp", "UD QP to RTS", rc);
   for (uint32_t i = 0; i < kUdRecvSlots; ++i) post_ud_recv(i);
   for (uint32_t i = 0; i < kUdSendSlots; ++i) ud_send_free_.push_back(kUdRecvSlots + i);
 }
 
 void VerbsBtl::post_ud_recv(uint32_t idx) {
-  ibv_sge sge{reinterpret_cast<uintptr_t>(ud_mem_ + idx * kUdSlot), static_cast<uint32_t>(kUdSlot),
-              ud_mr_->lkey};
+  ibv_sge sge{reinterpret_cast<uintptr_t>(res_->ud.mem.get() + idx * kUdSlot),
+              static_cast<uint32_t>(kUdSlot), res_->ud.mr->lkey};
   ibv_recv_wr wr{};
   wr.wr_id = make_wr_id(WrKind::kUdRecv, 0, idx);
   wr.sg_list = &sge;
   wr.num_sge = 1;
   ibv_recv_wr* bad = nullptr;
-  if (int rc = ibv_post_recv(ud_qp_, &wr, &bad))
+  if (int rc = ibv_post_recv(res_->ud_qp.get(), &wr, &bad))
     throw_verbs_error(rank_, "ibv_post_recv", "UD connection QP", rc);
 }
 
@@ -93,18 +95,18 @@ ibv_qp* VerbsBtl::create_rc_qp(int peer) {
   Peer& p = peers_[static_cast<size_t>(peer)];
   ibv_qp_init_attr qia{};
   qia.qp_type = IBV_QPT_RC;
-  qia.send_cq = send_cq_;
-  qia.recv_cq = recv_cq_;
-  qia.srq = srq_;
+  qia.send_cq = res_->send_cq.get();
+  qia.recv_cq = res_->recv_cq.get();
+  qia.srq = res_->srq.get();
   qia.cap.max_send_wr = static_cast<uint32_t>(sq_depth_);
   qia.cap.max_send_sge = 1;
   qia.cap.max_inline_data = static_cast<uint32_t>(max_inline_);
   qia.sq_sig_all = 0;
-  ibv_qp* qp = ibv_create_qp(pd_, &qia);
-  if (!qp)
+  Qp owned = adopt(ibv_create_qp(res_->pd.get(), &qia));
+  if (!owned)
     throw_verbs_error(rank_, "ibv_create_qp", "RC QP for peer " + std::to_string(peer), errno);
-  count_live(&LiveCounts::qps, 1);
-  p.qp = qp;
+  ibv_qp* const qp = owned.get();
+  p.qp = std::move(owned);
   qpn_peer_[qp->qp_num] = peer;
   p.ring.assign(static_cast<size_t>(sq_depth_), SendSlot{});
   // A PSN that differs per QP incarnation, so stale packets of an old QP number never match.
@@ -148,7 +150,7 @@ void VerbsBtl::qp_to_rtr_rts(Peer& p, int peer) {
   qa.max_dest_rd_atomic = static_cast<uint8_t>(max_dest_rd_atomic_);
   qa.min_rnr_timer = 12;  // 0.64 ms; RNR cannot happen while credits are honoured
   qa.ah_attr = ah_attr_for(p.addr);
-  if (int rc = ibv_modify_qp(p.qp, &qa,
+  if (int rc = ibv_modify_qp(p.qp.get(), &qa,
                              IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
                                  IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
     throw_verbs_error(rank_, "ibv_modify_qp", "RTR for peer " + std::to_string(peer), rc);
@@ -159,7 +161,7 @@ void VerbsBtl::qp_to_rtr_rts(Peer& p, int peer) {
   qa.rnr_retry = static_cast<uint8_t>(cfg_.rnr_retry);
   qa.sq_psn = p.local_psn;
   qa.max_rd_atomic = static_cast<uint8_t>(max_rd_atomic_);
-  if (int rc = ibv_modify_qp(p.qp, &qa,
+  if (int rc = ibv_modify_qp(p.qp.get(), &qa,
                              IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
                                  IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC))
     throw_verbs_error(rank_, "ibv_modify_qp", "RTS for peer " + std::to_string(peer), rc);
@@ -222,12 +224,11 @@ void VerbsBtl::send_conn_msg(int peer, uint8_t type) {
   if (ud_send_free_.empty()) return;  // a REQ is retransmitted; a REP is re-sent on the next REQ
   if (!p.ah) {
     ibv_ah_attr aa = ah_attr_for(p.addr);
-    p.ah = ibv_create_ah(pd_, &aa);
+    p.ah = adopt(ibv_create_ah(res_->pd.get(), &aa));
     if (!p.ah) {
       fail_peer(p, peer, std::string("ibv_create_ah: ") + std::strerror(errno));
       return;
     }
-    count_live(&LiveCounts::ahs, 1);
   }
   const uint32_t idx = ud_send_free_.back();
   ud_send_free_.pop_back();
@@ -240,19 +241,20 @@ void VerbsBtl::send_conn_msg(int peer, uint8_t type) {
   m.psn = p.local_psn;
   m.credits = p.credits_given;
   m.job_tag = job_tag_;
-  std::memcpy(ud_mem_ + idx * kUdSlot, &m, sizeof m);
-  ibv_sge sge{reinterpret_cast<uintptr_t>(ud_mem_ + idx * kUdSlot), sizeof m, ud_mr_->lkey};
+  char* const buf = res_->ud.mem.get() + idx * kUdSlot;
+  std::memcpy(buf, &m, sizeof m);
+  ibv_sge sge{reinterpret_cast<uintptr_t>(buf), sizeof m, res_->ud.mr->lkey};
   ibv_send_wr wr{};
   wr.wr_id = make_wr_id(WrKind::kUdSend, 0, idx);
   wr.sg_list = &sge;
   wr.num_sge = 1;
   wr.opcode = IBV_WR_SEND;
   wr.send_flags = IBV_SEND_SIGNALED;
-  wr.wr.ud.ah = p.ah;
+  wr.wr.ud.ah = p.ah.get();
   wr.wr.ud.remote_qpn = p.addr.ud_qpn;
   wr.wr.ud.remote_qkey = kQkey;
   ibv_send_wr* bad = nullptr;
-  if (int rc = ibv_post_send(ud_qp_, &wr, &bad)) {
+  if (int rc = ibv_post_send(res_->ud_qp.get(), &wr, &bad)) {
     ud_send_free_.push_back(idx);
     common::log_verbose("verbs: connection datagram to peer %d not sent: %s", peer,
                         std::strerror(rc));

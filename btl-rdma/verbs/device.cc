@@ -95,7 +95,7 @@ void choose_gid(Device& d, const Config& cfg, int rank) {
                                " but " + d.name + " port " + std::to_string(d.port) + " has " +
                                std::to_string(len) + " GID entries");
     ibv_gid g{};
-    int t = gid_entry(d.ctx, d.name, d.port, cfg.gid_index, &g);
+    int t = gid_entry(d.ctx.get(), d.name, d.port, cfg.gid_index, &g);
     if (t < 0)
       throw std::runtime_error("rank " + std::to_string(rank) + ": verbs: MPR_VERBS_GID_INDEX=" +
                                std::to_string(cfg.gid_index) + " is empty on " + d.name);
@@ -108,7 +108,7 @@ void choose_gid(Device& d, const Config& cfg, int rank) {
   ibv_gid best_gid{};
   for (int i = 0; i < len && best_rank > 0; ++i) {
     ibv_gid g{};
-    int t = gid_entry(d.ctx, d.name, d.port, i, &g);
+    int t = gid_entry(d.ctx.get(), d.name, d.port, i, &g);
     if (t < 0) continue;
     int r = 4;
     if (t == IBV_GID_TYPE_ROCE_V2)
@@ -163,9 +163,10 @@ std::vector<int> locality(const std::vector<ibv_device*>& devs) {
 }
 
 void fill_attrs(Device& d, const Config& cfg, int rank) {
-  if (int rc = ibv_query_device(d.ctx, &d.attr))
+  ibv_context* const ctx = d.ctx.get();
+  if (int rc = ibv_query_device(ctx, &d.attr))
     throw_verbs_error(rank, "ibv_query_device", d.name, rc);
-  if (int rc = ibv_query_port(d.ctx, d.port, &d.port_attr))
+  if (int rc = ibv_query_port(ctx, d.port, &d.port_attr))
     throw_verbs_error(rank, "ibv_query_port", d.name + " port " + std::to_string(d.port), rc);
   d.roce = d.port_attr.link_layer == IBV_LINK_LAYER_ETHERNET;
   if (d.roce) {
@@ -173,10 +174,10 @@ void fill_attrs(Device& d, const Config& cfg, int rank) {
   } else {
     d.gid_index = 0;
     d.gid_type = "IB";
-    if (ibv_query_gid(d.ctx, d.port, 0, &d.gid) != 0) d.gid = ibv_gid{};
+    if (ibv_query_gid(ctx, d.port, 0, &d.gid) != 0) d.gid = ibv_gid{};
   }
   ibv_device_attr_ex ex{};
-  if (ibv_query_device_ex(d.ctx, nullptr, &ex) == 0) {
+  if (ibv_query_device_ex(ctx, nullptr, &ex) == 0) {
     const uint32_t need =
         IBV_ODP_SUPPORT_SEND | IBV_ODP_SUPPORT_RECV | IBV_ODP_SUPPORT_WRITE | IBV_ODP_SUPPORT_READ;
     d.odp_rc = (ex.odp_caps.general_caps & IBV_ODP_SUPPORT) &&
@@ -201,30 +202,24 @@ Device open_named(const Config& cfg, const DeviceList& dl, int rank) {
   if (!dev)
     throw std::runtime_error(who + "no RDMA device named " + name +
                              " on this node (found: " + device_names(dl) + ")");
+  // d owns the context from here: a throw below closes it.
   Device d;
   d.name = name;
-  d.ctx = ibv_open_device(dev);
+  d.ctx = adopt(ibv_open_device(dev));
   if (!d.ctx) throw_verbs_error(rank, "ibv_open_device", name, errno);
-  count_live(&LiveCounts::contexts, 1);
-  try {
-    ibv_device_attr attr{};
-    if (int rc = ibv_query_device(d.ctx, &attr))
-      throw_verbs_error(rank, "ibv_query_device", name, rc);
-    if (port == 0) port = first_active_port(d.ctx, attr);
-    if (port == 0) throw std::runtime_error(who + name + " has no active port");
-    if (port > attr.phys_port_cnt)
-      throw std::runtime_error(who + name + " has no port " + std::to_string(port) + " (it has " +
-                               std::to_string(attr.phys_port_cnt) + ")");
-    d.port = static_cast<uint8_t>(port);
-    fill_attrs(d, cfg, rank);
-    if (d.port_attr.state != IBV_PORT_ACTIVE)
-      throw std::runtime_error(who + name + " port " + std::to_string(port) + " is " +
-                               ibv_port_state_str(d.port_attr.state));
-  } catch (...) {
-    ibv_close_device(d.ctx);
-    count_live(&LiveCounts::contexts, -1);
-    throw;
-  }
+  ibv_device_attr attr{};
+  if (int rc = ibv_query_device(d.ctx.get(), &attr))
+    throw_verbs_error(rank, "ibv_query_device", name, rc);
+  if (port == 0) port = first_active_port(d.ctx.get(), attr);
+  if (port == 0) throw std::runtime_error(who + name + " has no active port");
+  if (port > attr.phys_port_cnt)
+    throw std::runtime_error(who + name + " has no port " + std::to_string(port) + " (it has " +
+                             std::to_string(attr.phys_port_cnt) + ")");
+  d.port = static_cast<uint8_t>(port);
+  fill_attrs(d, cfg, rank);
+  if (d.port_attr.state != IBV_PORT_ACTIVE)
+    throw std::runtime_error(who + name + " port " + std::to_string(port) + " is " +
+                             ibv_port_state_str(d.port_attr.state));
   d.why = "named by MPR_VERBS_DEVICE";
   return d;
 }
@@ -245,11 +240,11 @@ Device open_device(const Config& cfg, int rank, int local_rank) {
   std::vector<int> ports;
   for (int i = 0; i < dl.n; ++i) {
     if (dl.list[i]->transport_type != IBV_TRANSPORT_IB) continue;
-    ibv_context* ctx = ibv_open_device(dl.list[i]);
-    if (!ctx) continue;
-    ibv_device_attr attr{};
-    int port = ibv_query_device(ctx, &attr) == 0 ? first_active_port(ctx, attr) : 0;
-    ibv_close_device(ctx);
+    int port = 0;
+    if (Context ctx = adopt(ibv_open_device(dl.list[i]))) {  // closed again at once
+      ibv_device_attr attr{};
+      if (ibv_query_device(ctx.get(), &attr) == 0) port = first_active_port(ctx.get(), attr);
+    }
     if (port == 0) continue;
     usable.push_back(dl.list[i]);
     ports.push_back(port);
@@ -275,16 +270,9 @@ Device open_device(const Config& cfg, int rank, int local_rank) {
   Device d;
   d.name = ibv_get_device_name(usable[pick]);
   d.port = static_cast<uint8_t>(ports[pick]);
-  d.ctx = ibv_open_device(usable[pick]);
+  d.ctx = adopt(ibv_open_device(usable[pick]));
   if (!d.ctx) throw_verbs_error(rank, "ibv_open_device", d.name, errno);
-  count_live(&LiveCounts::contexts, 1);
-  try {
-    fill_attrs(d, cfg, rank);
-  } catch (...) {
-    ibv_close_device(d.ctx);
-    count_live(&LiveCounts::contexts, -1);
-    throw;
-  }
+  fill_attrs(d, cfg, rank);  // a throw closes the context with d
   d.why = how;
   return d;
 }

@@ -48,7 +48,7 @@ Status VerbsBtl::start_rdma(int peer, bool is_get, char* local, const Registrati
     op->lkey = static_cast<uint32_t>(local_reg->lkey);
   } else {
     try {
-      op->tmp_reg = rcache_->acquire(local, len);
+      op->tmp_reg = res_->rcache->acquire(local, len);
     } catch (...) {
       delete op;
       throw;
@@ -126,7 +126,8 @@ void VerbsBtl::drive_rdma_waiters() {
 // caller's hands (copied out of an internal slot if one was used) before its completion runs.
 void VerbsBtl::finish_op(RdmaOp* op) {
   ops_.erase(op);
-  if (op->slot >= 0 && op->status == 0 && op->result) *op->result = atomic_slots_[op->slot];
+  if (op->slot >= 0 && op->status == 0 && op->result)
+    *op->result = res_->atomic_slots.mem[op->slot];
   Completion* c = op->c;
   const int status = op->status;
   discard_op(op);
@@ -135,7 +136,7 @@ void VerbsBtl::finish_op(RdmaOp* op) {
 
 // Releases what `op` holds (temporary registration, atomic slot) and deletes it.
 void VerbsBtl::discard_op(RdmaOp* op) {
-  if (op->tmp_reg && rcache_) rcache_->release(op->tmp_reg);
+  if (op->tmp_reg && res_) res_->rcache->release(op->tmp_reg);
   if (op->slot >= 0) atomic_free_.push_back(op->slot);
   delete op;
 }

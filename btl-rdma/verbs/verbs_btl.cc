@@ -35,18 +35,14 @@ class MrRegistrar final : public rcache::Registrar {
   MrRegistrar(ibv_pd* pd, int access) : pd_(pd), access_(access) {}
   void* reg(void* start, size_t len, int* err) override {
     errno = 0;
-    ibv_mr* mr = ibv_reg_mr(pd_, start, len, access_);
+    Mr mr = adopt(ibv_reg_mr(pd_, start, len, access_));
     if (!mr) {
       *err = errno ? errno : ENOMEM;
       return nullptr;
     }
-    count_live(&LiveCounts::mrs, 1);
-    return mr;
+    return mr.release();  // the cache holds it until deregister()
   }
-  void deregister(void* handle) override {
-    ibv_dereg_mr(static_cast<ibv_mr*>(handle));
-    count_live(&LiveCounts::mrs, -1);
-  }
+  void deregister(void* handle) override { VerbsDeleter{}(static_cast<ibv_mr*>(handle)); }
 
  private:
   ibv_pd* pd_;
@@ -122,114 +118,114 @@ Config Config::from_params() {
 
 VerbsBtl::VerbsBtl(common::Bootstrap& bs, const Config& cfg, Device&& dev)
     : cfg_(cfg), dev_(std::move(dev)) {
-  dev.ctx = nullptr;
   rank_ = bs.rank();
   size_ = bs.size();
   job_tag_ = std::hash<std::string>{}(bs.job_id());
+  res_.emplace();
   try {
     setup(bs);
   } catch (...) {
-    release_all();
+    release();
     throw;
   }
 }
 
-VerbsBtl::~VerbsBtl() { release_all(); }
+VerbsBtl::~VerbsBtl() { release(); }
 
-ibv_mr* VerbsBtl::reg_internal(void* addr, size_t len, int access, const char* what) {
-  ibv_mr* mr = ibv_reg_mr(pd_, addr, len, access);
+Mr VerbsBtl::reg_internal(void* addr, size_t len, int access, const char* what) {
+  Mr mr = adopt(ibv_reg_mr(res_->pd.get(), addr, len, access));
   if (!mr) throw_verbs_error(rank_, "ibv_reg_mr", what, errno);
-  count_live(&LiveCounts::mrs, 1);
   return mr;
 }
 
-void VerbsBtl::dereg_internal(ibv_mr*& mr) {
-  if (!mr) return;
-  ibv_dereg_mr(mr);
-  count_live(&LiveCounts::mrs, -1);
-  mr = nullptr;
-}
+// Phase 1 of setup, step by step in the order setup() (below) runs them. The device itself
+// was chosen and opened by the factory (open_device() in device.cc).
 
-void VerbsBtl::setup(common::Bootstrap& bs) {
+// Queue depths and per-QP limits: what the configuration asks, clamped to the device.
+void VerbsBtl::size_queues() {
   const ibv_device_attr& a = dev_.attr;
-  pd_ = ibv_alloc_pd(dev_.ctx);
-  if (!pd_) throw_verbs_error(rank_, "ibv_alloc_pd", dev_.name, errno);
-  count_live(&LiveCounts::pds, 1);
-
   sq_depth_ = std::min(cfg_.sq_depth, a.max_qp_wr);
   signal_interval_ = std::clamp(sq_depth_ / 8, 1, kMaxSignalInterval);
   max_rd_atomic_ = std::clamp(a.max_qp_init_rd_atom, 1, kMaxRdAtomic);
   max_dest_rd_atomic_ = std::clamp(a.max_qp_rd_atom, 1, kMaxRdAtomic);
   rdma_chunk_ = std::min<size_t>(cfg_.rdma_chunk, dev_.port_attr.max_msg_sz);
+  srq_max_ = std::min({cfg_.srq_max, a.max_srq_wr, a.max_cqe - kUdRecvSlots});
+  stride_ = (sizeof(AmWireHdr) + cfg_.max_am_size + 63) & ~size_t{63};
+}
+
+// The PD, the send and receive CQs and the SRQ every RC QP shares.
+void VerbsBtl::create_queues() {
+  Resources& r = *res_;
+  r.pd = adopt(ibv_alloc_pd(dev_.ctx.get()));
+  if (!r.pd) throw_verbs_error(rank_, "ibv_alloc_pd", dev_.name, errno);
 
   // The send CQ only receives signaled completions; signaled_budget_ keeps them within it.
-  int send_cqe = std::min(a.max_cqe, kSendCqEntries);
-  send_cq_ = ibv_create_cq(dev_.ctx, send_cqe, nullptr, nullptr, 0);
-  if (!send_cq_) throw_verbs_error(rank_, "ibv_create_cq", "send CQ", errno);
-  count_live(&LiveCounts::cqs, 1);
+  int send_cqe = std::min(dev_.attr.max_cqe, kSendCqEntries);
+  r.send_cq = adopt(ibv_create_cq(dev_.ctx.get(), send_cqe, nullptr, nullptr, 0));
+  if (!r.send_cq) throw_verbs_error(rank_, "ibv_create_cq", "send CQ", errno);
   signaled_budget_ = send_cqe - kUdSendSlots;
 
-  srq_max_ = std::min({cfg_.srq_max, a.max_srq_wr, a.max_cqe - kUdRecvSlots});
-  recv_cq_ = ibv_create_cq(dev_.ctx, srq_max_ + kUdRecvSlots, nullptr, nullptr, 0);
-  if (!recv_cq_) throw_verbs_error(rank_, "ibv_create_cq", "receive CQ", errno);
-  count_live(&LiveCounts::cqs, 1);
+  r.recv_cq = adopt(ibv_create_cq(dev_.ctx.get(), srq_max_ + kUdRecvSlots, nullptr, nullptr, 0));
+  if (!r.recv_cq) throw_verbs_error(rank_, "ibv_create_cq", "receive CQ", errno);
   ibv_srq_init_attr sia{};
   sia.attr.max_wr = static_cast<uint32_t>(srq_max_);
   sia.attr.max_sge = 1;
-  srq_ = ibv_create_srq(pd_, &sia);
-  if (!srq_)
+  r.srq = adopt(ibv_create_srq(r.pd.get(), &sia));
+  if (!r.srq)
     throw_verbs_error(rank_, "ibv_create_srq", std::to_string(srq_max_) + " entries", errno);
-  count_live(&LiveCounts::srqs, 1);
-  stride_ = (sizeof(AmWireHdr) + cfg_.max_am_size + 63) & ~size_t{63};
+}
 
-  // The device says how much inline data a QP may carry only when one is created: ask for
-  // the configured amount and halve until the device accepts.
+// The device says how much inline data a QP may carry only when one is created: ask for
+// the configured amount and halve until the device accepts.
+void VerbsBtl::probe_max_inline() {
   for (int want = std::max(cfg_.max_inline, 0);; want /= 2) {
     ibv_qp_init_attr qia{};
     qia.qp_type = IBV_QPT_RC;
-    qia.send_cq = send_cq_;
-    qia.recv_cq = recv_cq_;
-    qia.srq = srq_;
+    qia.send_cq = res_->send_cq.get();
+    qia.recv_cq = res_->recv_cq.get();
+    qia.srq = res_->srq.get();
     qia.cap.max_send_wr = static_cast<uint32_t>(sq_depth_);
     qia.cap.max_send_sge = 1;
     qia.cap.max_inline_data = static_cast<uint32_t>(want);
-    if (ibv_qp* qp = ibv_create_qp(pd_, &qia)) {
+    if (Qp probe = adopt(ibv_create_qp(res_->pd.get(), &qia))) {
       max_inline_ = std::min<size_t>(qia.cap.max_inline_data, static_cast<size_t>(want));
-      ibv_destroy_qp(qp);
-      break;
+      break;  // the probe QP is destroyed here
     }
     if (want == 0) throw_verbs_error(rank_, "ibv_create_qp", "RC probe", errno);
   }
+}
 
+void VerbsBtl::alloc_send_buffers() {
+  RegisteredMem<char>& send = res_->send;
   const size_t send_bytes = static_cast<size_t>(cfg_.send_bufs) * stride_;
-  if (posix_memalign(reinterpret_cast<void**>(&send_mem_), 4096, send_bytes) != 0)
-    throw std::runtime_error("rank " + std::to_string(rank_) +
-                             ": verbs: out of memory for send buffers");
-  send_mr_ = reg_internal(send_mem_, send_bytes, IBV_ACCESS_LOCAL_WRITE, "send buffers");
+  send.mem = alloc_pages<char>(send_bytes, false);
+  if (!send.mem) throw_out_of_memory(rank_, "send buffers");
+  send.mr = reg_internal(send.mem.get(), send_bytes, IBV_ACCESS_LOCAL_WRITE, "send buffers");
   for (int i = cfg_.send_bufs - 1; i >= 0; --i) send_free_.push_back(i);
+}
 
-  const size_t slots = static_cast<size_t>(size_);
-  if (posix_memalign(reinterpret_cast<void**>(&credit_in_), 4096, slots * sizeof(CreditSlot)) != 0)
-    throw std::runtime_error("rank " + std::to_string(rank_) +
-                             ": verbs: out of memory for credit slots");
-  std::memset(static_cast<void*>(credit_in_), 0, slots * sizeof(CreditSlot));
-  credit_in_mr_ = reg_internal(credit_in_, slots * sizeof(CreditSlot),
-                               IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE, "credit slots");
+// One slot per job rank for the credit writes of peers, and (when the device cannot send the
+// 16 bytes inline) one registered source per peer for ours.
+void VerbsBtl::alloc_credit_slots() {
+  const size_t bytes = static_cast<size_t>(size_) * sizeof(CreditSlot);
+  RegisteredMem<CreditSlot>& in = res_->credit_in;
+  in.mem = alloc_pages<CreditSlot>(bytes, true);
+  if (!in.mem) throw_out_of_memory(rank_, "credit slots");
+  in.mr = reg_internal(in.mem.get(), bytes, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE,
+                       "credit slots");
   if (max_inline_ < sizeof(CreditSlot)) {
-    if (posix_memalign(reinterpret_cast<void**>(&credit_out_), 4096, slots * sizeof(CreditSlot)) !=
-        0)
-      throw std::runtime_error("rank " + std::to_string(rank_) +
-                               ": verbs: out of memory for credit slots");
-    std::memset(static_cast<void*>(credit_out_), 0, slots * sizeof(CreditSlot));
-    credit_out_mr_ = reg_internal(credit_out_, slots * sizeof(CreditSlot), IBV_ACCESS_LOCAL_WRITE,
-                                  "credit sources");
+    RegisteredMem<CreditSlot>& out = res_->credit_out;
+    out.mem = alloc_pages<CreditSlot>(bytes, true);
+    if (!out.mem) throw_out_of_memory(rank_, "credit slots");
+    out.mr = reg_internal(out.mem.get(), bytes, IBV_ACCESS_LOCAL_WRITE, "credit sources");
   }
+}
 
-  setup_ud();
-
-  // User registrations: which proof makes a cache hit safe (README "Registration cache"), and
-  // whether peers may apply atomics to them (README "Atomics"). Automatic ODP is chosen only
-  // if it keeps atomics working; ODP forced by MPR_VERBS_ODP=1 wins over atomics.
+// User registrations: which proof makes a cache hit safe (README "Registration cache"), and
+// whether peers may apply atomics to them (README "Atomics"). Automatic ODP is chosen only
+// if it keeps atomics working; ODP forced by MPR_VERBS_ODP=1 wins over atomics. Makes the
+// registration cache; returns whether atomics are on.
+bool VerbsBtl::setup_registration() {
   const bool frames = rcache::PagemapFrames::instance().frames_visible();
   const bool dev_atomics = dev_.attr.atomic_cap != IBV_ATOMIC_NONE;
   const bool odp_ok_for_atomics = !dev_atomics || dev_.odp_atomic;
@@ -273,9 +269,22 @@ void VerbsBtl::setup(common::Bootstrap& bs) {
                                 "CAP_SYS_ADMIN)";
   }
   if (!cfg_.rcache) validation_ = "off";
-  registrar_ = std::make_unique<MrRegistrar>(pd_, access);
-  rcache_ = std::make_unique<rcache::Rcache>(*registrar_, ro, &rcache::PagemapFrames::instance());
+  res_->registrar = std::make_unique<MrRegistrar>(res_->pd.get(), access);
+  res_->rcache = std::make_unique<rcache::Rcache>(*res_->registrar, ro,
+                                                  &rcache::PagemapFrames::instance());
+  return atomics;
+}
 
+void VerbsBtl::setup(common::Bootstrap& bs) {
+  size_queues();
+  create_queues();
+  probe_max_inline();
+  alloc_send_buffers();
+  alloc_credit_slots();
+  setup_ud();  // connect.cc: the UD QP of the connection handshake
+  const bool atomics = setup_registration();
+
+  const size_t slots = static_cast<size_t>(size_);
   peers_.resize(slots);
   caps_.name = "verbs";
   caps_.rank = 20;
@@ -286,18 +295,22 @@ void VerbsBtl::setup(common::Bootstrap& bs) {
   caps_.native_put = true;
   caps_.needs_registration = true;
   caps_.native_atomics = atomics;
+  publish_address(bs);
+}
 
+// The modex entry "mpr.verbs": how peers reach our UD QP and our credit slots.
+void VerbsBtl::publish_address(common::Bootstrap& bs) {
   VerbsAddr addr{};
   addr.magic = kAddrMagic;
-  addr.ud_qpn = ud_qp_->qp_num;
+  addr.ud_qpn = res_->ud_qp->qp_num;
   std::memcpy(addr.gid, dev_.gid.raw, sizeof addr.gid);
   addr.lid = dev_.port_attr.lid;
   addr.port = dev_.port;
   addr.mtu = static_cast<uint8_t>(dev_.port_attr.active_mtu);
   addr.link_layer = dev_.port_attr.link_layer;
   addr.gid_index = static_cast<uint8_t>(dev_.gid_index);
-  addr.credit_rkey = credit_in_mr_->rkey;
-  addr.credit_base = reinterpret_cast<uint64_t>(credit_in_);
+  addr.credit_rkey = res_->credit_in.mr->rkey;
+  addr.credit_base = reinterpret_cast<uint64_t>(res_->credit_in.mem.get());
   addr.subnet_prefix = dev_.gid.global.subnet_prefix;
   self_addr_ = addr;
   std::vector<uint8_t> blob(sizeof addr);
@@ -358,7 +371,7 @@ int VerbsBtl::progress() {
 
 int VerbsBtl::poll_send_cq() {
   ibv_wc wc[kPollBatch];
-  int n = ibv_poll_cq(send_cq_, kPollBatch, wc);
+  int n = ibv_poll_cq(res_->send_cq.get(), kPollBatch, wc);
   if (n < 0) throw_verbs_error(rank_, "ibv_poll_cq", "send CQ", EIO);
   for (int i = 0; i < n; ++i) {
     switch (wr_kind(wc[i].wr_id)) {
@@ -380,7 +393,7 @@ int VerbsBtl::poll_send_cq() {
 
 int VerbsBtl::poll_recv_cq() {
   ibv_wc wc[kPollBatch];
-  int n = ibv_poll_cq(recv_cq_, kPollBatch, wc);
+  int n = ibv_poll_cq(res_->recv_cq.get(), kPollBatch, wc);
   if (n < 0) throw_verbs_error(rank_, "ibv_poll_cq", "receive CQ", EIO);
   for (int i = 0; i < n; ++i) {
     if (wr_kind(wc[i].wr_id) == WrKind::kSrqRecv) {
@@ -389,7 +402,7 @@ int VerbsBtl::poll_recv_cq() {
       const uint32_t idx = wr_low(wc[i].wr_id);
       if (wc[i].status == IBV_WC_SUCCESS && wc[i].byte_len >= kGrhBytes + sizeof(ConnMsg)) {
         ConnMsg m;
-        std::memcpy(&m, ud_mem_ + idx * kUdSlot + kGrhBytes, sizeof m);
+        std::memcpy(&m, res_->ud.mem.get() + idx * kUdSlot + kGrhBytes, sizeof m);
         ++stats_.conn_msgs_recv;
         on_conn_msg(m);
       }
@@ -433,7 +446,7 @@ void VerbsBtl::fail_peer(Peer& p, int peer, const std::string& why) {
   if (p.qp) {
     ibv_qp_attr qa{};
     qa.qp_state = IBV_QPS_ERR;
-    ibv_modify_qp(p.qp, &qa, IBV_QP_STATE);
+    ibv_modify_qp(p.qp.get(), &qa, IBV_QP_STATE);
   }
   while (!p.rdma_wait.empty()) {
     RdmaOp* op = p.rdma_wait.front();
@@ -458,7 +471,7 @@ void VerbsBtl::fail_peer(Peer& p, int peer, const std::string& why) {
 void VerbsBtl::reg(void* addr, size_t len, Registration* out) {
   if (finalized_)
     throw std::logic_error("rank " + std::to_string(rank_) + ": verbs reg after finalize");
-  rcache::Region* r = rcache_->acquire(addr, len);
+  rcache::Region* r = res_->rcache->acquire(addr, len);
   auto* mr = static_cast<ibv_mr*>(r->handle);
   out->addr = addr;
   out->len = len;
@@ -471,7 +484,7 @@ void VerbsBtl::reg(void* addr, size_t len, Registration* out) {
 void VerbsBtl::dereg(Registration* reg) {
   // After finalize every registration is already gone with the protection domain.
   if (reg->backend_data && !finalized_)
-    rcache_->release(static_cast<rcache::Region*>(reg->backend_data));
+    res_->rcache->release(static_cast<rcache::Region*>(reg->backend_data));
   reg->backend_data = nullptr;
 }
 
@@ -492,7 +505,7 @@ std::string VerbsBtl::describe() const {
 void VerbsBtl::finalize() {
   if (finalized_) return;
   if (common::param_bool("MPR_STATS")) {
-    const rcache::Stats& rs = rcache_->stats();
+    const rcache::Stats& rs = res_->rcache->stats();
     common::log_error(
         "verbs stats: AMs sent %llu (inline %llu) received %llu, retries credits %llu send queue "
         "%llu buffers %llu, credit writes %llu, RDMA ops %llu (%llu B), atomics %llu (slot "
@@ -507,81 +520,34 @@ void VerbsBtl::finalize() {
         (unsigned long long)rs.hits, (unsigned long long)rs.misses,
         (unsigned long long)rs.evictions, (unsigned long long)rs.invalidations);
   }
-  release_all();
+  release();
   finalized_ = true;
 }
 
-void VerbsBtl::release_all() {
+// Ends everything this instance owns by resetting its owners: called by finalize(), by the
+// destructor and by a constructor that throws. Every owner is empty afterwards, so whatever
+// runs first releases everything and a later call releases nothing. The order is what verbs
+// needs: the RC QPs and AHs first, then Resources (UD QP, SRQ, CQs, the cache's MRs, internal
+// MRs, PD: see its comment), the context last.
+void VerbsBtl::release() {
   for (RdmaOp* op : ops_) {
-    if (op->tmp_reg && rcache_) rcache_->release(op->tmp_reg);
+    if (op->tmp_reg && res_) res_->rcache->release(op->tmp_reg);
     delete op;
   }
   ops_.clear();
   for (Peer& p : peers_) {
     p.rdma_wait.clear();
-    if (p.qp) {
-      ibv_destroy_qp(p.qp);
-      count_live(&LiveCounts::qps, -1);
-      p.qp = nullptr;
-    }
-    if (p.ah) {
-      ibv_destroy_ah(p.ah);
-      count_live(&LiveCounts::ahs, -1);
-      p.ah = nullptr;
-    }
+    p.qp.reset();
+    p.ah.reset();
   }
   qpn_peer_.clear();
-  if (ud_qp_) {
-    ibv_destroy_qp(ud_qp_);
-    count_live(&LiveCounts::qps, -1);
-    ud_qp_ = nullptr;
-  }
-  if (srq_) {
-    ibv_destroy_srq(srq_);
-    count_live(&LiveCounts::srqs, -1);
-    srq_ = nullptr;
-  }
-  for (ibv_cq** cq : {&send_cq_, &recv_cq_}) {
-    if (!*cq) continue;
-    ibv_destroy_cq(*cq);
-    count_live(&LiveCounts::cqs, -1);
-    *cq = nullptr;
-  }
-  if (rcache_) {
-    if (size_t held = rcache_->flush())
+  if (res_ && res_->rcache) {
+    if (size_t held = res_->rcache->flush())
       common::log_verbose("verbs: %zu registration(s) still held at teardown; deregistering", held);
-    rcache_.reset();
   }
-  registrar_.reset();
-  for (RecvChunk& c : recv_chunks_) {
-    dereg_internal(c.mr);
-    std::free(c.mem);
-  }
-  recv_chunks_.clear();
-  dereg_internal(send_mr_);
-  dereg_internal(ud_mr_);
-  dereg_internal(credit_in_mr_);
-  dereg_internal(credit_out_mr_);
-  dereg_internal(atomic_slots_mr_);
-  std::free(atomic_slots_);
-  atomic_slots_ = nullptr;
+  res_.reset();
   atomic_free_.clear();
-  std::free(send_mem_);
-  std::free(ud_mem_);
-  std::free(credit_in_);
-  std::free(credit_out_);
-  send_mem_ = ud_mem_ = nullptr;
-  credit_in_ = credit_out_ = nullptr;
-  if (pd_) {
-    ibv_dealloc_pd(pd_);
-    count_live(&LiveCounts::pds, -1);
-    pd_ = nullptr;
-  }
-  if (dev_.ctx) {
-    ibv_close_device(dev_.ctx);
-    count_live(&LiveCounts::contexts, -1);
-    dev_.ctx = nullptr;
-  }
+  dev_.ctx.reset();
   if (common::verbose() && rank_ >= 0) {
     LiveCounts live = live_counts();
     if (!live.all_zero())

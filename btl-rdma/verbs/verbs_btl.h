@@ -4,8 +4,9 @@
 //
 // File map: device.cc (choose device/port/GID), connect.cc (UD handshake, RC QP states, the
 // loopback QP), am.cc (active messages, credits), rdma.cc (get/put), atomic.cc (64-bit device
-// atomics), verbs_btl.cc (setup, progress, registration, teardown). See README.md for the
-// protocols and their invariants.
+// atomics), verbs_btl.cc (setup, progress, registration, teardown), verbs_handles.h (owning
+// handles: who destroys each verbs object, in which order). See README.md for the protocols
+// and their invariants.
 #pragma once
 
 #include <infiniband/verbs.h>
@@ -15,6 +16,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -22,6 +24,7 @@
 
 #include "btl-rdma/btl.h"
 #include "btl-rdma/rcache/rcache.h"
+#include "btl-rdma/verbs/verbs_handles.h"
 #include "btl-rdma/verbs/verbs_util.h"
 #include "btl-rdma/verbs/wire.h"
 
@@ -52,9 +55,9 @@ struct Config {
   static Config from_params();
 };
 
-/// The chosen device and port (device.cc).
+/// The chosen device and port (device.cc). Owns the device context: closed with the Device.
 struct Device {
-  ibv_context* ctx = nullptr;
+  Context ctx;
   std::string name;
   uint8_t port = 1;
   ibv_device_attr attr{};
@@ -93,6 +96,7 @@ class VerbsBtl final : public Btl {
  public:
   /// Phase 1: creates PD/CQs/SRQ/UD QP and publishes "mpr.verbs". Takes ownership of dev.ctx.
   VerbsBtl(common::Bootstrap& bs, const Config& cfg, Device&& dev);
+  /// Releases everything finalize() has not (see release()).
   ~VerbsBtl() override;
 
   const Caps& caps() const override { return caps_; }
@@ -118,7 +122,7 @@ class VerbsBtl final : public Btl {
 
   // For tests and diagnostics.
   const VerbsStats& stats() const { return stats_; }
-  const rcache::Stats& rcache_stats() const { return rcache_->stats(); }
+  const rcache::Stats& rcache_stats() const { return res_->rcache->stats(); }
   const Config& config() const { return cfg_; }
   const Device& device() const { return dev_; }
   size_t max_inline() const { return max_inline_; }
@@ -167,8 +171,8 @@ class VerbsBtl final : public Btl {
     VerbsAddr addr{};
     ConnState state = ConnState::kNone;
     bool initiator = false;  ///< we sent REQ (so we retransmit it)
-    ibv_qp* qp = nullptr;
-    ibv_ah* ah = nullptr;  ///< to the peer's UD QP
+    Qp qp;                   ///< RC QP to the peer (destroyed before the CQs: see release())
+    Ah ah;                   ///< to the peer's UD QP
     uint32_t local_psn = 0;
     uint32_t remote_qpn = 0;
     uint32_t remote_psn = 0;
@@ -191,19 +195,25 @@ class VerbsBtl final : public Btl {
     std::deque<RdmaOp*> rdma_wait;  ///< ops (or their tails) not yet on the send queue
   };
 
-  // verbs_btl.cc
+  // verbs_btl.cc: setup() runs the steps of phase 1 in this order.
   void setup(common::Bootstrap& bs);
-  void setup_ud();
-  void release_all();
+  void size_queues();
+  void create_queues();
+  void probe_max_inline();
+  void alloc_send_buffers();
+  void alloc_credit_slots();
+  bool setup_registration();
+  void publish_address(common::Bootstrap& bs);
+  void release();
   Peer& peer_at(int peer, const char* call);
   int poll_send_cq();
   int poll_recv_cq();
   void retire(int peer, uint32_t seq_low, ibv_wc_status status);
   void fail_peer(Peer& p, int peer, const std::string& why);
-  ibv_mr* reg_internal(void* addr, size_t len, int access, const char* what);
-  void dereg_internal(ibv_mr*& mr);
+  Mr reg_internal(void* addr, size_t len, int access, const char* what);
 
   // connect.cc
+  void setup_ud();
   void start_connect(int peer);
   void connect_loopback();
   ibv_qp* create_rc_qp(int peer);
@@ -254,11 +264,6 @@ class VerbsBtl final : public Btl {
   bool finalized_ = false;
   bool in_progress_ = false;
 
-  ibv_pd* pd_ = nullptr;
-  ibv_cq* send_cq_ = nullptr;
-  ibv_cq* recv_cq_ = nullptr;
-  ibv_srq* srq_ = nullptr;
-  ibv_qp* ud_qp_ = nullptr;
   size_t max_inline_ = 0;
   size_t rdma_chunk_ = 0;
   int sq_depth_ = 0;
@@ -271,39 +276,42 @@ class VerbsBtl final : public Btl {
   VerbsAddr self_addr_{};    ///< our own modex entry: the loopback QP's destination
   std::string atomics_why_;  ///< describe(): atomics on/off and why
 
-  // Receive buffers: chunks of kRecvChunk buffers of stride_ bytes, one MR each.
-  struct RecvChunk {
-    char* mem = nullptr;
-    ibv_mr* mr = nullptr;
-  };
-  std::vector<RecvChunk> recv_chunks_;
+  // Receive buffers: chunks of kRecvChunk buffers of stride_ bytes (Resources::recv_chunks).
   size_t stride_ = 0;
   int srq_max_ = 0;
   int posted_recvs_ = 0;
   int credits_reserved_ = 0;  ///< sum of credits_given over peers
 
-  // Send bounce buffers.
-  char* send_mem_ = nullptr;
-  ibv_mr* send_mr_ = nullptr;
-  std::vector<int32_t> send_free_;
+  std::vector<int32_t> send_free_;     ///< free send bounce buffers (Resources::send)
+  std::vector<uint32_t> ud_send_free_;  ///< free UD send slots (Resources::ud)
+  std::vector<int32_t> atomic_free_;    ///< free atomic result slots (Resources::atomic_slots)
 
-  // Connection-manager UD QP buffers: [recv slots][send slots], kUdSlot bytes each.
-  char* ud_mem_ = nullptr;
-  ibv_mr* ud_mr_ = nullptr;
-  std::vector<uint32_t> ud_send_free_;
-
-  // Credit slots: peers write into credit_in_[their rank]; credit_out_ is the source when the
-  // device cannot send 16 bytes inline.
-  CreditSlot* credit_in_ = nullptr;
-  ibv_mr* credit_in_mr_ = nullptr;
-  CreditSlot* credit_out_ = nullptr;
-  ibv_mr* credit_out_mr_ = nullptr;
-
-  // Atomic result slots for callers without a registered result buffer: one registered page,
-  // allocated on the first atomic.
-  uint64_t* atomic_slots_ = nullptr;
-  ibv_mr* atomic_slots_mr_ = nullptr;
-  std::vector<int32_t> atomic_free_;
+  /// The verbs objects and registered buffers of this instance, but for the device context
+  /// (dev_.ctx, closed after them) and each peer's RC QP and AH (in peers_, destroyed before
+  /// them). Members are destroyed in the reverse of their declaration: the UD QP, the SRQ and
+  /// CQs (no QP uses them any more), the cache with its MRs, the internal MRs (each before
+  /// its memory is freed), the PD. release() ends them all at once with res_.reset().
+  struct Resources {
+    Pd pd;
+    // Atomic result slots for callers without a registered result buffer: one registered
+    // page, allocated on the first atomic.
+    RegisteredMem<uint64_t> atomic_slots;
+    // Credit slots: peers write into credit_in[their rank]; credit_out is the source when the
+    // device cannot send 16 bytes inline.
+    RegisteredMem<CreditSlot> credit_out;
+    RegisteredMem<CreditSlot> credit_in;
+    // Connection-manager UD QP buffers: [recv slots][send slots], kUdSlot bytes each.
+    RegisteredMem<char> ud;
+    RegisteredMem<char> send;                     ///< send bounce buffers, stride_ bytes each
+    std::vector<RegisteredMem<char>> recv_chunks;  ///< kRecvChunk receive buffers each
+    std::unique_ptr<rcache::Registrar> registrar;  ///< outlives the cache that calls it
+    std::unique_ptr<rcache::Rcache> rcache;
+    Cq recv_cq;
+    Cq send_cq;
+    Srq srq;
+    Qp ud_qp;
+  };
+  std::optional<Resources> res_;
 
   std::vector<Peer> peers_;
   std::unordered_map<uint32_t, int> qpn_peer_;  ///< local RC QP number -> peer
@@ -312,8 +320,6 @@ class VerbsBtl final : public Btl {
   std::vector<int> credit_due_;                 ///< peers owed a credit write
   std::unordered_set<RdmaOp*> ops_;             ///< every get/put not yet completed
 
-  std::unique_ptr<rcache::Registrar> registrar_;
-  std::unique_ptr<rcache::Rcache> rcache_;
   std::string validation_;  ///< how cached entries are proven current
 
   VerbsStats stats_;

@@ -18,6 +18,11 @@ void throw_verbs_error(int rank, const char* call, const std::string& what, int 
                            ") failed: " + std::strerror(err));
 }
 
+void throw_out_of_memory(int rank, const std::string& what) {
+  throw std::runtime_error("rank " + std::to_string(rank) + ": verbs: out of memory" +
+                           (what.empty() ? "" : " for " + what));
+}
+
 LiveCounts live_counts() {
   std::lock_guard<std::mutex> lock(g_live_mu);
   return g_live;

@@ -13,6 +13,9 @@ namespace mpr::btl::verbs {
 /// Throws std::runtime_error "rank R: verbs: <call> (<what>) failed: <strerror(err)>".
 [[noreturn]] void throw_verbs_error(int rank, const char* call, const std::string& what, int err);
 
+/// Throws std::runtime_error "rank R: verbs: out of memory[ for <what>]".
+[[noreturn]] void throw_out_of_memory(int rank, const std::string& what);
+
 /// Verbs objects alive in this process, over every backend instance. Teardown must bring them
 /// all back to zero; tests assert it and finalize reports leftovers in verbose mode.
 struct LiveCounts {
