@@ -640,9 +640,14 @@ if [ ! -x "$WRAP" ] || [ ! -x "$builddir/launcher/mpicxx-build" ]; then
     make -C "$builddir" launcher/mpicc-build launcher/mpicxx-build >/dev/null 2>&1
 fi
 if [ -x "$WRAP" ]; then
+    # The wrapper names the source include/ as configure saw it (e.g. .../_build/../include
+    # after ../configure, or .../_build/sub/../../include under make distcheck): the same
+    # directory as $srcroot/include, spelled differently. Expect its spelling once it is that.
+    inc=$("$WRAP" --showme:compile | sed -n 's/^-I\([^ ]*\).*/\1/p')
+    [ "$(cd "$inc" 2>/dev/null && pwd -P)" = "$(cd "$srcroot/include" && pwd -P)" ] || inc=$srcroot/include
     run "$WRAP" -show -o prog prog.c
     case $OUT in
-        "cc -o prog prog.c "*"-I$srcroot/include "*"-L$builddir/.libs -Wl,-rpath,$builddir/.libs -lmpi")
+        "cc -o prog prog.c "*"-I$inc "*"-L$builddir/.libs -Wl,-rpath,$builddir/.libs -lmpi")
             pass wrapper-show ;;
         *) fail wrapper-show "'$OUT'" ;;
     esac
@@ -652,7 +657,7 @@ if [ -x "$WRAP" ]; then
     l=$("$WRAP" --showme:link)
     x=$(MPR_CXX=g++ "$builddir/launcher/mpicxx-build" --showme)
     case "$c|$l|$x" in
-        *"-I$srcroot/include|"*"-L$builddir/.libs"*"-lmpi|g++ "*) pass wrapper-showme-forms ;;
+        *"-I$inc|"*"-L$builddir/.libs"*"-lmpi|g++ "*) pass wrapper-showme-forms ;;
         *) fail wrapper-showme-forms "compile '$c' link '$l' mpicxx '$x'" ;;
     esac
     if [ -e "$builddir/.libs/libmpi.so" ] && [ -e "$srcroot/include/mpi.h" ]; then
