@@ -1,5 +1,5 @@
 # Sourced by run-launcher-tests.sh (not run on its own): checks of mprun's placement and
-# binding, and of oversubscribed jobs. Uses that script's helpers (run, ok, bad, skip) and
+# binding, and of oversubscribed jobs. Uses that script's helpers (run, and the harness's pass, fail, skip) and
 # variables (MPRUN, CLIENT, PROBE, T, builddir, OVERSUB_JOBS).
 
 # ---- placement and binding ---------------------------------------------------------------------
@@ -104,8 +104,8 @@ for map in core numa package node; do
     for bind in core numa package none; do
         run "$MPRUN" -n $nb --map-by $map --bind-to $bind --report-bindings "$CLIENT" affinity
         check_placement $bind $nb
-        if [ -z "$WHY" ]; then ok "bind-map-$map-bind-$bind"
-        else bad "bind-map-$map-bind-$bind" "$WHY"; fi
+        if [ -z "$WHY" ]; then pass "bind-map-$map-bind-$bind"
+        else fail "bind-map-$map-bind-$bind" "$WHY"; fi
     done
 done
 
@@ -114,15 +114,15 @@ done
 run "$MPRUN" -n "$usable_cores" --report-bindings "$CLIENT" affinity
 check_placement core "$usable_cores"
 n_flag=$(grep -c 'oversubscribed 0$' "$T/out")
-if [ -z "$WHY" ] && [ "$n_flag" = "$usable_cores" ]; then ok bind-default-core-when-ranks-fit
-else bad bind-default-core-when-ranks-fit "$WHY $n_flag ranks not oversubscribed"; fi
+if [ -z "$WHY" ] && [ "$n_flag" = "$usable_cores" ]; then pass bind-default-core-when-ranks-fit
+else fail bind-default-core-when-ranks-fit "$WHY $n_flag ranks not oversubscribed"; fi
 
 over=$((usable_cores * 2 + 1))
 run "$MPRUN" -n $over --report-bindings "$CLIENT" affinity
 check_placement core $over
 n_flag=$(grep -c 'oversubscribed 1$' "$T/out")
-if [ -z "$WHY" ] && [ "$n_flag" = "$over" ]; then ok bind-default-core-wraps-when-oversubscribed
-else bad bind-default-core-wraps-when-oversubscribed "$WHY $n_flag/$over ranks see oversubscribed"; fi
+if [ -z "$WHY" ] && [ "$n_flag" = "$over" ]; then pass bind-default-core-wraps-when-oversubscribed
+else fail bind-default-core-wraps-when-oversubscribed "$WHY $n_flag/$over ranks see oversubscribed"; fi
 
 # Inside a narrower cpuset (taskset): ranks never leave it.
 last_cpu=$(expand_list "$allowed" | tr ' ' '\n' | tail -1)
@@ -131,8 +131,8 @@ a0=$(sed -n 's/^rank 0 affinity \([^ ]*\) .*/\1/p' "$T/out")
 a1=$(sed -n 's/^rank 1 affinity \([^ ]*\) .*/\1/p' "$T/out")
 if [ $RC = 0 ] && [ "$a0" = "$last_cpu" ] && [ "$a1" = "$last_cpu" ] &&
     [ "$(grep -c 'oversubscribed 1$' "$T/out")" = 2 ]
-then ok bind-stays-inside-mprun-cpuset
-else bad bind-stays-inside-mprun-cpuset "rc=$RC affinities '$a0' '$a1' (want $last_cpu), '$OUT'"; fi
+then pass bind-stays-inside-mprun-cpuset
+else fail bind-stays-inside-mprun-cpuset "rc=$RC affinities '$a0' '$a1' (want $last_cpu), '$OUT'"; fi
 
 if [ "$usable_cores" -ge 2 ]; then
     run "$MPRUN" -n 1 --cpus-per-rank 2 --report-bindings "$CLIENT" affinity
@@ -144,8 +144,8 @@ if [ "$usable_cores" -ge 2 ]; then
     if [ $RC = 0 ] && grep -q '^rank 0 bound to cores ' "$T/err" &&
         [ "$(expand_list "$a0" | tr ' ' '\n' | sort -n | tr '\n' ' ')" = \
           "$(tr ' ' '\n' <<<"$want" | sort -n | tr '\n' ' ')" ]
-    then ok cpus-per-rank-2
-    else bad cpus-per-rank-2 "rc=$RC affinity '$a0' want '$want', report '$ERR'"; fi
+    then pass cpus-per-rank-2
+    else fail cpus-per-rank-2 "rc=$RC affinity '$a0' want '$want', report '$ERR'"; fi
 else
     skip cpus-per-rank-2 "needs 2 usable cores"
 fi
@@ -159,8 +159,8 @@ if [ -x "$PROBE" ]; then
         [ -n "$aff" ] && [ "$(expand_list "$aff")" = "$(expand_list "$pus")" ] ||
             why+=" rank $r: affinity '$aff' after MPI_Init, bound to '$pus';"
     done
-    if [ $RC = 0 ] && [ -z "$why" ]; then ok bind-seen-by-mpi-program
-    else bad bind-seen-by-mpi-program "rc=$RC$why stderr '$ERR'"; fi
+    if [ $RC = 0 ] && [ -z "$why" ]; then pass bind-seen-by-mpi-program
+    else fail bind-seen-by-mpi-program "rc=$RC$why stderr '$ERR'"; fi
 else
     skip bind-seen-by-mpi-program "$PROBE not built (libmpi missing?)"
 fi
@@ -187,7 +187,7 @@ else
     ratio=$(awk "BEGIN { printf \"%.2f\", $t8 / ($t2 > 0 ? $t2 : 1) }")
     echo "INFO oversubscribed: 2 ranks ${t2} ms, 8 ranks ${t8} ms in total, ratio $ratio" \
         "(2/8 ranks:$list cores $usable_cores)"
-    if [ -z "$why" ] && awk "BEGIN { exit !($ratio <= 8) }"; then ok oversubscribed-8-ranks
-    else bad oversubscribed-8-ranks "ratio $ratio (limit 8)$why"; fi
+    if [ -z "$why" ] && awk "BEGIN { exit !($ratio <= 8) }"; then pass oversubscribed-8-ranks
+    else fail oversubscribed-8-ranks "ratio $ratio (limit 8)$why"; fi
 fi
 

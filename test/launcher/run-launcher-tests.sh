@@ -3,7 +3,7 @@
 # environment, bad invocations, placement and binding, time limits, startup timeouts, OOM
 # reports and cleanup. Prints one line per check, "PASS name" or "FAIL name: why" ("SKIP name:
 # why" when a prerequisite is missing; "INFO ..." for measurements), and exits non-zero if any
-# check failed.
+# check failed. Reporting and time limits come from test/lib/harness.sh.
 #
 # Usage: run-launcher-tests.sh [BUILDDIR]   (default: $MPR_BUILDDIR, else the current directory,
 # which is what `make check` uses). Needs launcher/mprun and test/launcher/mprun_test_client
@@ -35,26 +35,21 @@ done
 T=$(mktemp -d /tmp/mprun-tests.XXXXXX)
 trap 'pkill -KILL -f "$T/" 2>/dev/null; rm -rf "$T"' EXIT
 ln -s "$(command -v sleep)" "$T/sleep"
-pass=0
-fail=0
+# PASS/FAIL/SKIP lines, time limits and the summary line: the shared harness.
+# shellcheck source=test/lib/harness.sh
+. "$srcroot/test/lib/harness.sh"
 
-ok() { echo "PASS $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1: $2"; fail=$((fail + 1)); }
-skip() { echo "SKIP $1: $2"; }
-
-# run CMD...: runs with a time limit; sets RC, OUT, ERR, MS (elapsed milliseconds).
+# run CMD...: runs with a time limit of 30 s; sets RC, OUT, ERR, MS (elapsed milliseconds).
 run() {
-    local start
-    start=$(date +%s%N)
-    timeout -k 5 30 "$@" >"$T/out" 2>"$T/err" <"${STDIN:-/dev/null}"
-    RC=$?
-    MS=$((($(date +%s%N) - start) / 1000000))
+    timed_run 30 "$@" >"$T/out" 2>"$T/err" <"${STDIN:-/dev/null}"
+    RC=$rc
+    MS=$took_ms
     OUT=$(cat "$T/out")
     ERR=$(cat "$T/err")
 }
 
-# leftovers: the processes of the last job that are still alive (empty when clean).
-leftovers() {
+# stray_ranks: the processes of the last job that are still alive (empty when clean).
+stray_ranks() {
     sleep 0.05
     pgrep -a -f "$T/" | grep -v -e "pgrep" || true
 }
@@ -83,8 +78,8 @@ sanitize() { printf '%s' "$1" | tr -c 'A-Za-z0-9_-' '_'; }
 # ---- informational options ------------------------------------------------------------
 want_version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"/\1/p' "$builddir/mpr_config.h")
 run "$MPRUN" --version
-if [ $RC = 0 ] && [ "$OUT" = "mprun (MPR) $want_version" ]; then ok version
-else bad version "rc=$RC output '$OUT', want 'mprun (MPR) $want_version'"; fi
+if [ $RC = 0 ] && [ "$OUT" = "mprun (MPR) $want_version" ]; then pass version
+else fail version "rc=$RC output '$OUT', want 'mprun (MPR) $want_version'"; fi
 
 run "$MPRUN" --help
 missing=""
@@ -94,16 +89,16 @@ for opt in "-n N" "-np N" "--np N" "-x VAR" "-x VAR=value" --tag-output --verbos
     --hostfile --machinefile "-H LIST" --host --help-params; do
     grep -q -e "$opt" "$T/out" || missing="$missing $opt"
 done
-if [ $RC = 0 ] && [ -z "$missing" ]; then ok help-lists-every-option
-else bad help-lists-every-option "rc=$RC, not documented:$missing"; fi
+if [ $RC = 0 ] && [ -z "$missing" ]; then pass help-lists-every-option
+else fail help-lists-every-option "rc=$RC, not documented:$missing"; fi
 
 run "$MPRUN" --params
 missing=""
 for p in $(grep -o '"MPR_[A-Z0-9_]*"' "$srcroot/common/params.cc" | tr -d '"'); do
     grep -q "^$p=" "$T/out" || missing="$missing $p"
 done
-if [ $RC = 0 ] && [ -z "$missing" ] && grep -q '^MPR_VERBOSE=0$' "$T/out"; then ok params-table
-else bad params-table "rc=$RC, missing:$missing"; fi
+if [ $RC = 0 ] && [ -z "$missing" ] && grep -q '^MPR_VERBOSE=0$' "$T/out"; then pass params-table
+else fail params-table "rc=$RC, missing:$missing"; fi
 
 # ---- bad invocations: one line, exit 1, nothing started -------------------------------
 printf 'echo started > %s/started\n' "$T" >"$T/not-executable"
@@ -114,9 +109,9 @@ bad_invocation() {
     run "$MPRUN" "$@"
     if [ $RC = 1 ] && [ "$(wc -l <"$T/err")" = 1 ] && [ "$(mprun_lines)" = 1 ] &&
         grep -q -e "$want" "$T/err" && [ -z "$OUT" ] && [ ! -e "$T/started" ]; then
-        ok "bad-invocation-$name"
+        pass "bad-invocation-$name"
     else
-        bad "bad-invocation-$name" "rc=$RC stderr '$ERR'"
+        fail "bad-invocation-$name" "rc=$RC stderr '$ERR'"
     fi
 }
 bad_invocation unknown-option "unknown option '--bogus'" --bogus -n 2 /bin/true
@@ -159,17 +154,17 @@ bad_invocation output-dir-not-creatable "output-filename: cannot create '/proc/m
 
 # ---- programs that never use PMIx -----------------------------------------------------
 run "$MPRUN" -n 4 /bin/true
-if [ $RC = 0 ] && [ -z "$OUT$ERR" ]; then ok true-4-ranks
-else bad true-4-ranks "rc=$RC stdout '$OUT' stderr '$ERR'"; fi
+if [ $RC = 0 ] && [ -z "$OUT$ERR" ]; then pass true-4-ranks
+else fail true-4-ranks "rc=$RC stdout '$OUT' stderr '$ERR'"; fi
 
 run "$MPRUN" -np 3 hostname
 if [ $RC = 0 ] && [ "$OUT" = "$(printf '%s\n%s\n%s' "$(hostname)" "$(hostname)" "$(hostname)")" ]
-then ok hostname-3-ranks
-else bad hostname-3-ranks "rc=$RC stdout '$OUT'"; fi
+then pass hostname-3-ranks
+else fail hostname-3-ranks "rc=$RC stdout '$OUT'"; fi
 
 run "$MPRUN" --np=2 --oversubscribe --allow-run-as-root -- /bin/echo hi
-if [ $RC = 0 ] && [ "$OUT" = "$(printf 'hi\nhi')" ]; then ok np-equals-and-compat-options
-else bad np-equals-and-compat-options "rc=$RC stdout '$OUT' stderr '$ERR'"; fi
+if [ $RC = 0 ] && [ "$OUT" = "$(printf 'hi\nhi')" ]; then pass np-equals-and-compat-options
+else fail np-equals-and-compat-options "rc=$RC stdout '$OUT' stderr '$ERR'"; fi
 
 # ---- exit codes and failures ------------------------------------------------------------
 # Each rank records its pid, namespace and PMIx tmpdir, and creates a shared-memory file named
@@ -184,17 +179,17 @@ san=$(printf "%s" "$PMIX_NAMESPACE" | tr -c "A-Za-z0-9_-" "_")
 # check_clean NAME: no process, no shm file, no PMIx tmpdir left by the last job.
 check_clean() {
     local left shm tmp f
-    left=$(leftovers)
+    left=$(stray_ranks)
     shm=""
     for f in /dev/shm/mpr."$(sanitize "$(cat "$T/nspace" 2>/dev/null)")".*; do
         [ -e "$f" ] && shm="$shm $f"
     done
     tmp=$(cat "$T/tmpdir" 2>/dev/null)
-    if [ -n "$left" ]; then bad "$1-no-leftover-processes" "$left"
-    else ok "$1-no-leftover-processes"; fi
+    if [ -n "$left" ]; then fail "$1-no-leftover-processes" "$left"
+    else pass "$1-no-leftover-processes"; fi
     if [ -n "$shm" ] || { [ -n "$tmp" ] && [ -e "$tmp" ]; }; then
-        bad "$1-no-leftover-files" "shm '$shm' tmpdir '$tmp'"
-    else ok "$1-no-leftover-files"; fi
+        fail "$1-no-leftover-files" "shm '$shm' tmpdir '$tmp'"
+    else pass "$1-no-leftover-files"; fi
     rm -f "$T"/pid.* "$T/nspace" "$T/tmpdir"
 }
 
@@ -205,8 +200,8 @@ run "$MPRUN" -n 3 "$T/exit3"
 pid1=$(cat "$T/pid.1" 2>/dev/null)
 if [ $RC = 3 ] && [ "$(mprun_lines)" = 1 ] &&
     grep -q "^mprun: rank 1 (pid $pid1) exited with code 3\$" "$T/err" && [ $MS -lt 3000 ]
-then ok exit-code-propagates
-else bad exit-code-propagates "rc=$RC in ${MS} ms, stderr '$ERR'"; fi
+then pass exit-code-propagates
+else fail exit-code-propagates "rc=$RC in ${MS} ms, stderr '$ERR'"; fi
 check_clean exit-code
 
 # kill -9 of one rank from outside: job over within 2 s, one line, code 137.
@@ -223,12 +218,12 @@ if wait_files "$T/pid.*" 4; then
     MS=$((($(date +%s%N) - start) / 1000000))
     if [ $RC = 137 ] && [ "$(mprun_lines)" = 1 ] && [ $MS -lt 2000 ] &&
         grep -q "^mprun: rank 2 (pid $victim) killed by signal 9 (Killed)\$" "$T/err"
-    then ok kill-9-rank
-    else bad kill-9-rank "rc=$RC after ${MS} ms, stderr '$(cat "$T/err")'"; fi
-    if [ "$(cat "$T/nspace")" = "mprun.$mprun_pid" ]; then ok nspace-is-mprun-pid
-    else bad nspace-is-mprun-pid "nspace '$(cat "$T/nspace")', mprun pid $mprun_pid"; fi
+    then pass kill-9-rank
+    else fail kill-9-rank "rc=$RC after ${MS} ms, stderr '$(cat "$T/err")'"; fi
+    if [ "$(cat "$T/nspace")" = "mprun.$mprun_pid" ]; then pass nspace-is-mprun-pid
+    else fail nspace-is-mprun-pid "nspace '$(cat "$T/nspace")', mprun pid $mprun_pid"; fi
 else
-    bad kill-9-rank "ranks did not start"
+    fail kill-9-rank "ranks did not start"
     kill $mprun_pid
     wait $mprun_pid
 fi
@@ -242,8 +237,8 @@ if [ "$PMIX_RANK" = 0 ]; then sleep 0.3; exit 5; fi
 run "$MPRUN" -n 3 "$T/stubborn"
 if [ $RC = 5 ] && [ "$(mprun_lines)" = 1 ] && [ $MS -lt 2500 ] &&
     grep -q "^mprun: rank 0 (pid [0-9]*) exited with code 5\$" "$T/err"
-then ok sigterm-ignored-then-sigkill
-else bad sigterm-ignored-then-sigkill "rc=$RC in ${MS} ms, stderr '$ERR'"; fi
+then pass sigterm-ignored-then-sigkill
+else fail sigterm-ignored-then-sigkill "rc=$RC in ${MS} ms, stderr '$ERR'"; fi
 check_clean sigterm-ignored
 
 script killself '. '"$T"'/record
@@ -252,8 +247,8 @@ if [ "$PMIX_RANK" = 1 ]; then kill -SEGV $$; fi
 run "$MPRUN" -n 2 "$T/killself"
 if [ $RC = $((128 + 11)) ] && [ "$(mprun_lines)" = 1 ] &&
     grep -q "^mprun: rank 1 (pid [0-9]*) killed by signal 11 (Segmentation fault)\$" "$T/err"
-then ok rank-killed-by-signal
-else bad rank-killed-by-signal "rc=$RC stderr '$ERR'"; fi
+then pass rank-killed-by-signal
+else fail rank-killed-by-signal "rc=$RC stderr '$ERR'"; fi
 check_clean rank-signal
 
 # A rank's background process must not outlive a successful job either.
@@ -261,8 +256,8 @@ script background '. '"$T"'/record
 '"$T"'/sleep 30 &
 exit 0'
 run "$MPRUN" -n 2 "$T/background"
-if [ $RC = 0 ] && [ -z "$ERR" ] && [ $MS -lt 3000 ]; then ok success-with-background-child
-else bad success-with-background-child "rc=$RC in ${MS} ms, stderr '$ERR'"; fi
+if [ $RC = 0 ] && [ -z "$ERR" ] && [ $MS -lt 3000 ]; then pass success-with-background-child
+else fail success-with-background-child "rc=$RC in ${MS} ms, stderr '$ERR'"; fi
 check_clean background
 
 # ---- signals sent to mprun ---------------------------------------------------------------
@@ -277,10 +272,10 @@ if wait_files "$T/pid.*" 3; then
     wait $mprun_pid
     RC=$?
     got=$(grep -c "got TERM" "$T/out")
-    if [ $RC = 0 ] && [ "$got" = 3 ] && [ ! -s "$T/err" ]; then ok sigterm-forwarded
-    else bad sigterm-forwarded "rc=$RC, $got of 3 ranks saw TERM, stderr '$(cat "$T/err")'"; fi
+    if [ $RC = 0 ] && [ "$got" = 3 ] && [ ! -s "$T/err" ]; then pass sigterm-forwarded
+    else fail sigterm-forwarded "rc=$RC, $got of 3 ranks saw TERM, stderr '$(cat "$T/err")'"; fi
 else
-    bad sigterm-forwarded "ranks did not start"
+    fail sigterm-forwarded "ranks did not start"
     kill $mprun_pid
     wait $mprun_pid
 fi
@@ -296,10 +291,10 @@ if wait_files "$T/pid.*" 2; then
     RC=$?
     if [ $RC = 130 ] && [ "$(mprun_lines)" = 1 ] &&
         grep -q "killed by signal 2 (Interrupt)\$" "$T/err"
-    then ok sigint-forwarded
-    else bad sigint-forwarded "rc=$RC stderr '$(cat "$T/err")'"; fi
+    then pass sigint-forwarded
+    else fail sigint-forwarded "rc=$RC stderr '$(cat "$T/err")'"; fi
 else
-    bad sigint-forwarded "ranks did not start"
+    fail sigint-forwarded "ranks did not start"
     kill $mprun_pid
     wait $mprun_pid
 fi
@@ -312,11 +307,11 @@ if wait_files "$T/pid.*" 2; then
     kill -9 $mprun_pid
     wait $mprun_pid 2>/dev/null
     sleep 0.3
-    left=$(leftovers)
-    if [ -z "$left" ]; then ok ranks-die-with-mprun
-    else bad ranks-die-with-mprun "$left"; fi
+    left=$(stray_ranks)
+    if [ -z "$left" ]; then pass ranks-die-with-mprun
+    else fail ranks-die-with-mprun "$left"; fi
 else
-    bad ranks-die-with-mprun "ranks did not start"
+    fail ranks-die-with-mprun "ranks did not start"
     kill $mprun_pid
 fi
 # Nothing could clean up after a SIGKILLed mprun; do it here.
@@ -325,8 +320,8 @@ rm -f "$T"/pid.* "$T/nspace" "$T/tmpdir"
 
 # ---- output forwarding ---------------------------------------------------------------------
 run "$MPRUN" -n 2 --tag-output sh -c 'echo hello'
-if [ $RC = 0 ] && [ "$(sort "$T/out")" = "$(printf '[0] hello\n[1] hello')" ]; then ok tag-output
-else bad tag-output "rc=$RC stdout '$OUT'"; fi
+if [ $RC = 0 ] && [ "$(sort "$T/out")" = "$(printf '[0] hello\n[1] hello')" ]; then pass tag-output
+else fail tag-output "rc=$RC stdout '$OUT'"; fi
 
 # Lines written in several pieces by 4 ranks at once must come out whole.
 script pieces 'i=0
@@ -340,30 +335,30 @@ good=$(grep -c -E '^r[0-3]-[0-9]+-end$' "$T/out")
 good_err=$(grep -c -E '^e[0-3]-[0-9]+$' "$T/err")
 if [ $RC = 0 ] && [ "$good" = 1200 ] && [ "$(wc -l <"$T/out")" = 1200 ] &&
     [ "$good_err" = 1200 ] && [ "$(wc -l <"$T/err")" = 1200 ]
-then ok lines-never-interleave
-else bad lines-never-interleave "rc=$RC, $good/1200 whole stdout lines, $good_err/1200 stderr"; fi
+then pass lines-never-interleave
+else fail lines-never-interleave "rc=$RC, $good/1200 whole stdout lines, $good_err/1200 stderr"; fi
 
 run "$MPRUN" -n 4 --tag-output "$T/pieces"
 good=$(grep -c -E '^\[([0-3])\] r\1-[0-9]+-end$' "$T/out")
-if [ $RC = 0 ] && [ "$good" = 1200 ]; then ok tag-output-lines-whole
-else bad tag-output-lines-whole "rc=$RC, $good/1200 whole tagged lines"; fi
+if [ $RC = 0 ] && [ "$good" = 1200 ]; then pass tag-output-lines-whole
+else fail tag-output-lines-whole "rc=$RC, $good/1200 whole tagged lines"; fi
 
 run "$MPRUN" -n 1 printf abc
-if [ $RC = 0 ] && [ "$(od -An -c "$T/out" | tr -d ' ')" = abc ]; then ok single-rank-bytes-exact
-else bad single-rank-bytes-exact "stdout bytes: $(od -An -c "$T/out")"; fi
+if [ $RC = 0 ] && [ "$(od -An -c "$T/out" | tr -d ' ')" = abc ]; then pass single-rank-bytes-exact
+else fail single-rank-bytes-exact "stdout bytes: $(od -An -c "$T/out")"; fi
 
 run "$MPRUN" -n 2 printf abc
-if [ $RC = 0 ] && [ "$OUT" = "$(printf 'abc\nabc')" ]; then ok unterminated-lines-flushed
-else bad unterminated-lines-flushed "stdout '$OUT'"; fi
+if [ $RC = 0 ] && [ "$OUT" = "$(printf 'abc\nabc')" ]; then pass unterminated-lines-flushed
+else fail unterminated-lines-flushed "stdout '$OUT'"; fi
 
 run "$MPRUN" -n 2 sh -c 'echo out; echo err >&2'
-if [ "$OUT" = "$(printf 'out\nout')" ] && [ "$ERR" = "$(printf 'err\nerr')" ]; then ok stderr-separate
-else bad stderr-separate "stdout '$OUT' stderr '$ERR'"; fi
+if [ "$OUT" = "$(printf 'out\nout')" ] && [ "$ERR" = "$(printf 'err\nerr')" ]; then pass stderr-separate
+else fail stderr-separate "stdout '$OUT' stderr '$ERR'"; fi
 
 printf 'line1\nline2\n' >"$T/input"
 STDIN=$T/input run "$MPRUN" -n 3 cat
-if [ $RC = 0 ] && [ "$OUT" = "$(printf 'line1\nline2')" ]; then ok stdin-to-rank-0-only
-else bad stdin-to-rank-0-only "stdout '$OUT'"; fi
+if [ $RC = 0 ] && [ "$OUT" = "$(printf 'line1\nline2')" ]; then pass stdin-to-rank-0-only
+else fail stdin-to-rank-0-only "stdout '$OUT'"; fi
 
 # mprun's reader going away must not kill it before cleanup (SIGPIPE is ignored).
 script chatty '. '"$T"'/record
@@ -372,8 +367,8 @@ start=$(date +%s%N)
 first=$(timeout 30 "$MPRUN" -n 2 "$T/chatty" 2>"$T/err" | head -1)
 rcs=("${PIPESTATUS[@]}")
 MS=$((($(date +%s%N) - start) / 1000000))
-if [ "${rcs[0]}" = 0 ] && [ "$first" = "line 0" ] && [ $MS -lt 20000 ]; then ok reader-gone-sigpipe
-else bad reader-gone-sigpipe "mprun rc=${rcs[0]} first line '$first' in ${MS} ms"; fi
+if [ "${rcs[0]}" = 0 ] && [ "$first" = "line 0" ] && [ $MS -lt 20000 ]; then pass reader-gone-sigpipe
+else fail reader-gone-sigpipe "mprun rc=${rcs[0]} first line '$first' in ${MS} ms"; fi
 check_clean sigpipe
 
 # ---- environment ---------------------------------------------------------------------------
@@ -383,38 +378,38 @@ if [ $RC = 0 ] && ! grep -q -e '^OMPI_COMM_WORLD_RANK=' -e '^PMIX_ID=' -e '^SLUR
     grep -q '^MPRUN_TEST_KEEP=kept$' "$T/out" && grep -q '^PMIX_RANK=0$' "$T/out" &&
     grep -q '^OMPI_KEEP_ME=yes$' "$T/out" && grep -q '^MPRUN_TEST_SET=a=b$' "$T/out" &&
     grep -q '^PMIX_NAMESPACE=mprun\.[0-9]*$' "$T/out"
-then ok environment-scrubbed-and-exported
-else bad environment-scrubbed-and-exported "rc=$RC env: $(grep -e OMPI -e PMIX_ID -e SLURM -e MPRUN_TEST "$T/out" | tr '\n' ' ')"; fi
+then pass environment-scrubbed-and-exported
+else fail environment-scrubbed-and-exported "rc=$RC env: $(grep -e OMPI -e PMIX_ID -e SLURM -e MPRUN_TEST "$T/out" | tr '\n' ' ')"; fi
 
 run "$MPRUN" -n 1 --verbose env
-if [ $RC = 0 ] && grep -q '^MPR_VERBOSE=1$' "$T/out"; then ok verbose-sets-MPR_VERBOSE
-else bad verbose-sets-MPR_VERBOSE "rc=$RC"; fi
+if [ $RC = 0 ] && grep -q '^MPR_VERBOSE=1$' "$T/out"; then pass verbose-sets-MPR_VERBOSE
+else fail verbose-sets-MPR_VERBOSE "rc=$RC"; fi
 
 run sh -c 'trap "" PIPE HUP; exec "$0" -n 1 grep -E "^Sig(Ign|Blk)" /proc/self/status' "$MPRUN"
 if [ $RC = 0 ] && grep -q '^SigIgn:[[:space:]]*0*$' "$T/out" && grep -q '^SigBlk:[[:space:]]*0*$' "$T/out"
-then ok rank-signals-reset
-else bad rank-signals-reset "rc=$RC $(echo "$OUT" | tr '\n' ' ')"; fi
+then pass rank-signals-reset
+else fail rank-signals-reset "rc=$RC $(echo "$OUT" | tr '\n' ' ')"; fi
 
 # ---- PMIx clients ----------------------------------------------------------------------------
 run "$MPRUN" -n 4 "$CLIENT" modex
 n_ok=$(grep -c "modex ok (local_size 4)" "$T/out")
-if [ $RC = 0 ] && [ "$n_ok" = 4 ] && [ -z "$ERR" ]; then ok pmix-modex-4-ranks
-else bad pmix-modex-4-ranks "rc=$RC, $n_ok/4 ok, stderr '$ERR'"; fi
+if [ $RC = 0 ] && [ "$n_ok" = 4 ] && [ -z "$ERR" ]; then pass pmix-modex-4-ranks
+else fail pmix-modex-4-ranks "rc=$RC, $n_ok/4 ok, stderr '$ERR'"; fi
 
 cpus=$(nproc)
 n=$((cpus * 2 + 1))
 run "$MPRUN" -n $n "$CLIENT" info
 n_ok=$(grep -c "job_size=$n local_size=$n .* oversubscribed=1" "$T/out")
 if [ $RC = 0 ] && [ "$n_ok" = $n ] && grep -q "rank=$((n - 1)) .*local_rank=$((n - 1)) " "$T/out"
-then ok pmix-oversubscribed-job-info
-else bad pmix-oversubscribed-job-info "rc=$RC, $n_ok/$n ranks, stderr '$ERR'"; fi
+then pass pmix-oversubscribed-job-info
+else fail pmix-oversubscribed-job-info "rc=$RC, $n_ok/$n ranks, stderr '$ERR'"; fi
 
 run "$MPRUN" -n 4 "$CLIENT" abort 1 5
 if [ $RC = 5 ] && [ "$(mprun_lines)" = 1 ] && [ $MS -lt 2500 ] &&
     grep -q "^mprun: rank 1 (pid [0-9]*) called MPI_Abort with error code 5: on MPI_COMM_WORLD\$" "$T/err"
-then ok pmix-abort
-else bad pmix-abort "rc=$RC in ${MS} ms, stderr '$ERR'"; fi
-[ -z "$(leftovers)" ] || bad pmix-abort-leftovers "$(leftovers)"
+then pass pmix-abort
+else fail pmix-abort "rc=$RC in ${MS} ms, stderr '$ERR'"; fi
+[ -z "$(stray_ranks)" ] || fail pmix-abort-leftovers "$(stray_ranks)"
 
 for _ in 1 2 3; do
     run "$MPRUN" -n 4 "$CLIENT" crash 2
@@ -423,21 +418,21 @@ for _ in 1 2 3; do
 done
 if [ $RC = 137 ] && [ "$(mprun_lines)" = 1 ] && [ $MS -lt 2500 ] &&
     grep -q "^mprun: rank 2 (pid [0-9]*) killed by signal 9 (Killed)\$" "$T/err"
-then ok pmix-crash-names-root-cause
-else bad pmix-crash-names-root-cause "rc=$RC in ${MS} ms, stderr '$ERR'"; fi
+then pass pmix-crash-names-root-cause
+else fail pmix-crash-names-root-cause "rc=$RC in ${MS} ms, stderr '$ERR'"; fi
 
 run "$MPRUN" -n 3 "$CLIENT" exit 2 7
 if [ $RC = 7 ] && [ "$(mprun_lines)" = 1 ] &&
     grep -q "^mprun: rank 2 (pid [0-9]*) exited with code 7\$" "$T/err"
-then ok pmix-exit-code
-else bad pmix-exit-code "rc=$RC stderr '$ERR'"; fi
+then pass pmix-exit-code
+else fail pmix-exit-code "rc=$RC stderr '$ERR'"; fi
 
 run "$MPRUN" -n 3 "$CLIENT" nofinalize 0
 if [ $RC = 1 ] && [ "$(mprun_lines)" = 1 ] &&
     grep -q "^mprun: rank 0 (pid [0-9]*) exited with code 0 without calling MPI_Finalize" "$T/err"
-then ok pmix-exit-without-finalize
-else bad pmix-exit-without-finalize "rc=$RC stderr '$ERR'"; fi
-[ -z "$(leftovers)" ] || bad pmix-leftovers "$(leftovers)"
+then pass pmix-exit-without-finalize
+else fail pmix-exit-without-finalize "rc=$RC stderr '$ERR'"; fi
+[ -z "$(stray_ranks)" ] || fail pmix-leftovers "$(stray_ranks)"
 
 # ---- placement, binding, oversubscription (placement-checks.sh) -------------------------
 . "$srcroot/test/launcher/placement-checks.sh"
@@ -445,39 +440,39 @@ else bad pmix-exit-without-finalize "rc=$RC stderr '$ERR'"; fi
 # ---- job control: stdin, -x, output files, time limits -------------------------------------------
 printf 'line1\nline2\n' >"$T/input"
 STDIN=$T/input run "$MPRUN" -n 3 --stdin all --tag-output cat
-if [ $RC = 0 ] && [ "$(grep -c '^\[[0-2]\] line[12]$' "$T/out")" = 6 ]; then ok stdin-all
-else bad stdin-all "rc=$RC stdout '$OUT'"; fi
+if [ $RC = 0 ] && [ "$(grep -c '^\[[0-2]\] line[12]$' "$T/out")" = 6 ]; then pass stdin-all
+else fail stdin-all "rc=$RC stdout '$OUT'"; fi
 
 STDIN=$T/input run "$MPRUN" -n 3 --stdin 2 --tag-output sh -c 'cat; echo done'
 if [ $RC = 0 ] && [ "$(grep -c 'line' "$T/out")" = 2 ] &&
     [ "$(grep '^\[2\] line' "$T/out" | wc -l)" = 2 ] && [ "$(grep -c done "$T/out")" = 3 ]
-then ok stdin-to-named-rank
-else bad stdin-to-named-rank "rc=$RC stdout '$OUT'"; fi
+then pass stdin-to-named-rank
+else fail stdin-to-named-rank "rc=$RC stdout '$OUT'"; fi
 
 STDIN=$T/input run "$MPRUN" -n 2 --stdin none sh -c 'cat; echo done'
-if [ $RC = 0 ] && [ "$OUT" = "$(printf 'done\ndone')" ]; then ok stdin-none
-else bad stdin-none "rc=$RC stdout '$OUT'"; fi
+if [ $RC = 0 ] && [ "$OUT" = "$(printf 'done\ndone')" ]; then pass stdin-none
+else fail stdin-none "rc=$RC stdout '$OUT'"; fi
 
 run env MPRUN_T_A=from-env "$MPRUN" -n 2 -x MPRUN_T_A -x MPRUN_T_B=set=here -x MPRUN_T_UNSET \
     sh -c 'echo "$PMIX_RANK:$MPRUN_T_A:$MPRUN_T_B:${MPRUN_T_UNSET-unset}"'
 if [ $RC = 0 ] && [ "$(sort "$T/out")" = "$(printf '0:from-env:set=here:unset\n1:from-env:set=here:unset')" ]
-then ok export-x
-else bad export-x "rc=$RC stdout '$OUT'"; fi
+then pass export-x
+else fail export-x "rc=$RC stdout '$OUT'"; fi
 
 rm -rf "$T/outdir"
 run "$MPRUN" -n 3 --output-filename "$T/outdir/sub" sh -c 'echo "out $PMIX_RANK"; echo "err $PMIX_RANK" >&2'
 files=$(cd "$T/outdir/sub" 2>/dev/null && ls | tr '\n' ' ')
 if [ $RC = 0 ] && [ -z "$OUT$ERR" ] && [ "$files" = "rank.0 rank.1 rank.2 " ] &&
     [ "$(cat "$T/outdir/sub/rank.1")" = "$(printf 'out 1\nerr 1')" ]
-then ok output-filename-one-file-per-rank
-else bad output-filename-one-file-per-rank "rc=$RC files '$files' stdout '$OUT' stderr '$ERR'"; fi
+then pass output-filename-one-file-per-rank
+else fail output-filename-one-file-per-rank "rc=$RC files '$files' stdout '$OUT' stderr '$ERR'"; fi
 
 run "$MPRUN" -n 3 --timeout 2 "$CLIENT" hang
 if [ $RC = 124 ] && [ $MS -lt 4000 ] && [ "$(mprun_lines)" = 1 ] &&
     grep -q "^mprun: job timed out after 2 s (--timeout): ranks 0-2 of 3 had not finished\$" "$T/err"
-then ok timeout-names-ranks
-else bad timeout-names-ranks "rc=$RC in ${MS} ms, stderr '$ERR'"; fi
-[ -z "$(leftovers)" ] || bad timeout-leftovers "$(leftovers)"
+then pass timeout-names-ranks
+else fail timeout-names-ranks "rc=$RC in ${MS} ms, stderr '$ERR'"; fi
+[ -z "$(stray_ranks)" ] || fail timeout-leftovers "$(stray_ranks)"
 
 script partly '. '"$T"'/record
 [ "$PMIX_RANK" = 1 ] && exit 0
@@ -485,22 +480,22 @@ exec '"$T"'/sleep 30'
 run "$MPRUN" -n 4 --timeout 1.5 "$T/partly"
 if [ $RC = 124 ] && [ $MS -lt 3500 ] &&
     grep -q "^mprun: job timed out after 1.5 s (--timeout): ranks 0,2,3 of 4 had not finished\$" "$T/err"
-then ok timeout-names-unfinished-only
-else bad timeout-names-unfinished-only "rc=$RC in ${MS} ms, stderr '$ERR'"; fi
+then pass timeout-names-unfinished-only
+else fail timeout-names-unfinished-only "rc=$RC in ${MS} ms, stderr '$ERR'"; fi
 check_clean timeout
 
 if [ -x "$PROBE" ]; then
     run "$MPRUN" -n 4 --timeout 3 "$PROBE" hang
     if [ $RC = 124 ] && [ $MS -lt 5000 ] && [ "$(grep -c '^ready' "$T/out")" = 4 ] &&
         grep -q "ranks 0-3 of 4 had not finished" "$T/err"
-    then ok timeout-mpi-program
-    else bad timeout-mpi-program "rc=$RC in ${MS} ms, stdout '$OUT' stderr '$ERR'"; fi
+    then pass timeout-mpi-program
+    else fail timeout-mpi-program "rc=$RC in ${MS} ms, stdout '$OUT' stderr '$ERR'"; fi
 
     run "$MPRUN" -n 3 "$PROBE" nofinalize 1
     if [ $RC = 1 ] && [ "$(mprun_lines)" = 1 ] && [ $MS -lt 10000 ] &&
         grep -q "^mprun: rank 1 (pid [0-9]*) exited with code 0 without calling MPI_Finalize" "$T/err"
-    then ok mpi-exit-without-finalize
-    else bad mpi-exit-without-finalize "rc=$RC in ${MS} ms, stderr '$ERR'"; fi
+    then pass mpi-exit-without-finalize
+    else fail mpi-exit-without-finalize "rc=$RC in ${MS} ms, stderr '$ERR'"; fi
 else
     skip timeout-mpi-program "$PROBE not built"
     skip mpi-exit-without-finalize "$PROBE not built"
@@ -510,15 +505,15 @@ fi
 run "$MPRUN" -n 3 --startup-timeout 2 "$CLIENT" startup 1 noconnect
 if [ $RC = 1 ] && [ $MS -lt 4500 ] && [ "$(mprun_lines)" = 1 ] &&
     grep -q "^mprun: startup timed out: rank 1 never connected to PMIx (MPI_Init) within 2 s after rank [02] did" "$T/err"
-then ok startup-timeout-never-connected
-else bad startup-timeout-never-connected "rc=$RC in ${MS} ms, stderr '$ERR'"; fi
+then pass startup-timeout-never-connected
+else fail startup-timeout-never-connected "rc=$RC in ${MS} ms, stderr '$ERR'"; fi
 
 run env MPR_STARTUP_TIMEOUT=2 "$MPRUN" -n 4 "$CLIENT" startup 3 nofence
 if [ $RC = 1 ] && [ $MS -lt 4500 ] && [ "$(mprun_lines)" = 1 ] &&
     grep -q "^mprun: startup timed out: rank 3 never reached the fence in MPI_Init within 2 s after rank [0-2] did (ranks 0-2 were waiting in it)" "$T/err"
-then ok startup-timeout-never-reached-fence
-else bad startup-timeout-never-reached-fence "rc=$RC in ${MS} ms, stderr '$ERR'"; fi
-[ -z "$(leftovers)" ] || bad startup-timeout-leftovers "$(leftovers)"
+then pass startup-timeout-never-reached-fence
+else fail startup-timeout-never-reached-fence "rc=$RC in ${MS} ms, stderr '$ERR'"; fi
+[ -z "$(stray_ranks)" ] || fail startup-timeout-leftovers "$(stray_ranks)"
 
 # Ranks killed while others wait in a fence leave libpmix with an unfinished fence; finalizing
 # the server library then crashed about one time in four. mprun must still end with its code.
@@ -527,8 +522,8 @@ for _ in 1 2 3 4 5 6 7 8; do
     run "$MPRUN" -n 4 --timeout 0.5 "$CLIENT" startup 3 nofence
     codes+="$RC "
 done
-if [ "$codes" = "124 124 124 124 124 124 124 124 " ]; then ok teardown-after-unfinished-fence
-else bad teardown-after-unfinished-fence "exit codes $codes(want 124 each time)"; fi
+if [ "$codes" = "124 124 124 124 124 124 124 124 " ]; then pass teardown-after-unfinished-fence
+else fail teardown-after-unfinished-fence "exit codes $codes(want 124 each time)"; fi
 
 if [ -x "$HELLO" ]; then
     run "$MPRUN" -n 3 --debug-startup "$HELLO"
@@ -538,8 +533,8 @@ if [ -x "$HELLO" ]; then
         "all 3 ranks reached the startup fence" "all ranks done" "PMIx server finalized"; do
         grep -q "^mprun: +[0-9.]* ms .*$p" "$T/err" || phases+=" '$p'"
     done
-    if [ $RC = 0 ] && [ -z "$phases" ]; then ok debug-startup-phases
-    else bad debug-startup-phases "rc=$RC, missing:$phases; stderr '$ERR'"; fi
+    if [ $RC = 0 ] && [ -z "$phases" ]; then pass debug-startup-phases
+    else fail debug-startup-phases "rc=$RC, missing:$phases; stderr '$ERR'"; fi
 else
     skip debug-startup-phases "$HELLO not built"
 fi
@@ -547,11 +542,11 @@ fi
 # ---- hostfiles -------------------------------------------------------------------------------------
 printf '# this node only\nlocalhost slots=2\n%s:1   # and again\n' "$(hostname)" >"$T/hosts"
 run "$MPRUN" --hostfile "$T/hosts" --bind-to none hostname
-if [ $RC = 0 ] && [ "$(wc -l <"$T/out")" = 3 ]; then ok hostfile-slots-give-rank-count
-else bad hostfile-slots-give-rank-count "rc=$RC stdout '$OUT' stderr '$ERR'"; fi
+if [ $RC = 0 ] && [ "$(wc -l <"$T/out")" = 3 ]; then pass hostfile-slots-give-rank-count
+else fail hostfile-slots-give-rank-count "rc=$RC stdout '$OUT' stderr '$ERR'"; fi
 run "$MPRUN" -H localhost:2 -n 1 hostname
-if [ $RC = 0 ] && [ "$(wc -l <"$T/out")" = 1 ]; then ok host-list-n-wins
-else bad host-list-n-wins "rc=$RC stdout '$OUT' stderr '$ERR'"; fi
+if [ $RC = 0 ] && [ "$(wc -l <"$T/out")" = 1 ]; then pass host-list-n-wins
+else fail host-list-n-wins "rc=$RC stdout '$OUT' stderr '$ERR'"; fi
 
 # ---- Ctrl-C of an MPI job ----------------------------------------------------------------------------
 # run_until_ready MODE: starts mprun -n 4 on the MPI probe (through a link in $T, so leftovers
@@ -574,14 +569,14 @@ if [ -x "$PROBE" ]; then
         kill -INT $mprun_pid
         wait $mprun_pid
         RC=$?
-        left=$(leftovers)
+        left=$(stray_ranks)
         shm=$(shm_left $mprun_pid)
         if [ $RC = 130 ] && [ -z "$left" ] && [ -z "$shm" ] && [ "$(mprun_lines)" = 1 ] &&
             grep -q "killed by signal 2 (Interrupt)\$" "$T/err"
-        then ok sigint-mpi-job-clean
-        else bad sigint-mpi-job-clean "rc=$RC left '$left' shm '$shm' stderr '$(cat "$T/err")'"; fi
+        then pass sigint-mpi-job-clean
+        else fail sigint-mpi-job-clean "rc=$RC left '$left' shm '$shm' stderr '$(cat "$T/err")'"; fi
     else
-        bad sigint-mpi-job-clean "ranks never got ready: $(cat "$T/out" "$T/err")"
+        fail sigint-mpi-job-clean "ranks never got ready: $(cat "$T/out" "$T/err")"
         kill -KILL $mprun_pid
         wait $mprun_pid
     fi
@@ -595,15 +590,15 @@ if [ -x "$PROBE" ]; then
         wait $mprun_pid
         RC=$?
         MS=$((($(date +%s%N) - start) / 1000000))
-        left=$(leftovers)
+        left=$(stray_ranks)
         shm=$(shm_left $mprun_pid)
         if [ "$alive" = 4 ] && [ $RC = 130 ] && [ $MS -lt 2000 ] && [ -z "$left" ] &&
             [ -z "$shm" ] && [ "$(mprun_lines)" = 1 ] &&
             grep -q "^mprun: second SIGINT: killed every rank with SIGKILL\$" "$T/err"
-        then ok second-sigint-kills-hard
-        else bad second-sigint-kills-hard "$alive ranks survived the first, rc=$RC after ${MS} ms, left '$left' shm '$shm' stderr '$(cat "$T/err")'"; fi
+        then pass second-sigint-kills-hard
+        else fail second-sigint-kills-hard "$alive ranks survived the first, rc=$RC after ${MS} ms, left '$left' shm '$shm' stderr '$(cat "$T/err")'"; fi
     else
-        bad second-sigint-kills-hard "ranks never got ready: $(cat "$T/out" "$T/err")"
+        fail second-sigint-kills-hard "ranks never got ready: $(cat "$T/out" "$T/err")"
         kill -KILL $mprun_pid
         wait $mprun_pid
     fi
@@ -632,8 +627,8 @@ if [ -n "$oom_cg" ]; then
     rmdir "$oom_cg" 2>/dev/null
     if [ $RC = 137 ] && [ "$(mprun_lines)" = 1 ] &&
         grep -q "^mprun: rank 1 (pid [0-9]*) killed by the kernel's OOM killer (signal 9; memory cgroup .*: oom_kill 0 -> [1-9][0-9]*): out of memory\$" "$T/err"
-    then ok oom-kill-reported
-    else bad oom-kill-reported "rc=$RC stderr '$ERR'"; fi
+    then pass oom-kill-reported
+    else fail oom-kill-reported "rc=$RC stderr '$ERR'"; fi
 else
     skip oom-kill-reported "cannot create a memory cgroup with a limit here"
 fi
@@ -645,20 +640,25 @@ if [ ! -x "$WRAP" ] || [ ! -x "$builddir/launcher/mpicxx-build" ]; then
     make -C "$builddir" launcher/mpicc-build launcher/mpicxx-build >/dev/null 2>&1
 fi
 if [ -x "$WRAP" ]; then
+    # The wrapper names the source include/ as configure saw it (e.g. .../_build/../include
+    # after ../configure, or .../_build/sub/../../include under make distcheck): the same
+    # directory as $srcroot/include, spelled differently. Expect its spelling once it is that.
+    inc=$("$WRAP" --showme:compile | sed -n 's/^-I\([^ ]*\).*/\1/p')
+    [ "$(cd "$inc" 2>/dev/null && pwd -P)" = "$(cd "$srcroot/include" && pwd -P)" ] || inc=$srcroot/include
     run "$WRAP" -show -o prog prog.c
     case $OUT in
-        "cc -o prog prog.c "*"-I$srcroot/include "*"-L$builddir/.libs -Wl,-rpath,$builddir/.libs -lmpi")
-            ok wrapper-show ;;
-        *) bad wrapper-show "'$OUT'" ;;
+        "cc -o prog prog.c "*"-I$inc "*"-L$builddir/.libs -Wl,-rpath,$builddir/.libs -lmpi")
+            pass wrapper-show ;;
+        *) fail wrapper-show "'$OUT'" ;;
     esac
     run "$WRAP" -show -c prog.c
-    case $OUT in *-lmpi*) bad wrapper-compile-only "'$OUT'" ;; *) ok wrapper-compile-only ;; esac
+    case $OUT in *-lmpi*) fail wrapper-compile-only "'$OUT'" ;; *) pass wrapper-compile-only ;; esac
     c=$("$WRAP" --showme:compile)
     l=$("$WRAP" --showme:link)
     x=$(MPR_CXX=g++ "$builddir/launcher/mpicxx-build" --showme)
     case "$c|$l|$x" in
-        *"-I$srcroot/include|"*"-L$builddir/.libs"*"-lmpi|g++ "*) ok wrapper-showme-forms ;;
-        *) bad wrapper-showme-forms "compile '$c' link '$l' mpicxx '$x'" ;;
+        *"-I$inc|"*"-L$builddir/.libs"*"-lmpi|g++ "*) pass wrapper-showme-forms ;;
+        *) fail wrapper-showme-forms "compile '$c' link '$l' mpicxx '$x'" ;;
     esac
     if [ -e "$builddir/.libs/libmpi.so" ] && [ -e "$srcroot/include/mpi.h" ]; then
         printf '#include <mpi.h>\n#include <stdio.h>\nint main(int c, char **v) {\n  int r, n;\n  MPI_Init(&c, &v);\n  MPI_Comm_rank(MPI_COMM_WORLD, &r);\n  MPI_Comm_size(MPI_COMM_WORLD, &n);\n  printf("rank %%d of %%d\\n", r, n);\n  MPI_Finalize();\n  return 0;\n}\n' >"$T/hello.c"
@@ -666,16 +666,16 @@ if [ -x "$WRAP" ]; then
         if [ $RC = 0 ]; then
             run "$MPRUN" -n 2 "$T/hello"
             if [ $RC = 0 ] && [ "$(sort "$T/out")" = "$(printf 'rank 0 of 2\nrank 1 of 2')" ]
-            then ok wrapper-builds-mpi-program
-            else bad wrapper-builds-mpi-program "mprun rc=$RC stdout '$OUT' stderr '$ERR'"; fi
+            then pass wrapper-builds-mpi-program
+            else fail wrapper-builds-mpi-program "mprun rc=$RC stdout '$OUT' stderr '$ERR'"; fi
         else
-            bad wrapper-builds-mpi-program "compile failed: $ERR"
+            fail wrapper-builds-mpi-program "compile failed: $ERR"
         fi
     else
         skip wrapper-builds-mpi-program "libmpi.so or mpi.h not built yet"
     fi
 else
-    bad wrapper-show "$WRAP missing"
+    fail wrapper-show "$WRAP missing"
 fi
 
 # ---- start-up time (informational) ------------------------------------------------------------
@@ -687,5 +687,4 @@ for _ in 1 2 3 4 5; do "$MPRUN" -n 4 "$CLIENT" modex >/dev/null; done
 t_client=$((($(date +%s%N) - start) / 5000000))
 echo "INFO mprun -n 4 /bin/true: ${t_true} ms; mprun -n 4 PMIx client (init+fence+get): ${t_client} ms"
 
-echo "$pass passed, $fail failed"
-[ $fail = 0 ]
+summary

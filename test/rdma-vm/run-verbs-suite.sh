@@ -11,7 +11,7 @@
 #   -m MB          guest memory (default 3072; the guest has no swap and ranks pin memory)
 #   -n "2 4"       rank counts for the job stage
 #   --jobs FILE    job table, one "program min-ranks[+] [args...]" per line (%N = rank count);
-#                  default: the job_table in test/run-tests.sh, else every test/jobs/job_*
+#                  default: the "rdma-vm" entries of test/jobs/manifest, else every test/jobs/job_*
 #   --no-jobs      only the Catch2 tests
 #   -k             keep the VM's run directory (guest console log)
 # Output: one "PASS name" / "FAIL name: why" line per test; "SKIP verbs: why" and exit 0 only
@@ -75,34 +75,42 @@ if ! "$vm" --setup-only >"$logs/setup.log" 2>&1; then
 fi
 
 # ---- the job table ---------------------------------------------------------------------------
+# manifest_table DIR/: the manifest's "rdma-vm" entries whose program is under DIR/, as the
+# guest's table lines "program ranks [args...]". (A subshell: the harness's functions stay out.)
+manifest_table() (
+  # shellcheck source=test/lib/harness.sh
+  . "$src/test/lib/harness.sh"
+  manifest_entries rdma-vm | awk -v dir="$1" 'index($2, dir) == 1 {
+    printf "%s %s", substr($2, length(dir) + 1), $3
+    for (i = 8; i <= NF; i++) printf " %s", $i
+    print "" }'
+)
 ctl=$build/.rdma-vm-suite
 rm -rf "$ctl"
 mkdir -p "$ctl"
 if [ "$run_jobs" = 1 ]; then
   if [ -n "$jobs_file" ]; then
     cp "$jobs_file" "$ctl/jobs"
-  elif [ -f "$src/test/run-tests.sh" ] && grep -q '^job_table()' "$src/test/run-tests.sh"; then
-    # The main runner's own table, so both suites always cover the same jobs.
-    sed -n '/^job_table()/,/^}/p' "$src/test/run-tests.sh" |
-      sed -n "/<<'EOF'/,/^EOF/p" | sed '1d;$d' >"$ctl/jobs"
+  elif [ -f "$src/test/jobs/manifest" ]; then
+    # The manifest's "rdma-vm" entries, so this suite and the main one cover the same jobs
+    # (with sizes for a TCG guest; see the manifest).
+    manifest_table test/jobs/ >"$ctl/jobs"
   else
     for j in "$build"/test/jobs/job_*; do
       [ -x "$j" ] && [ -f "$j" ] && echo "$(basename "$j") 1+"
     done >"$ctl/jobs"
   fi
-  # Sizes for a TCG guest, where rxe moves 15-40 MB/s: job_order's largest message 16 MiB
-  # instead of 64 MiB (still two RDMA chunks of rxe's 8 MiB, ~4x less time and memory).
-  if [ -z "$jobs_file" ]; then
-    awk '$1 == "job_order" && NF == 2 { print $0 "   16777216"; next } { print }' "$ctl/jobs" \
-      >"$ctl/jobs.vm" && mv "$ctl/jobs.vm" "$ctl/jobs"
-  fi
-  # Examples, with sizes that suit a TCG guest (~20-40 MB/s, busy-polling ranks share 2 vCPUs).
-  cat >"$ctl/examples" <<'EOF'
+  if [ -z "$jobs_file" ] && [ -f "$src/test/jobs/manifest" ]; then
+    manifest_table examples/ >"$ctl/examples"
+  else
+    # Examples, with sizes that suit a TCG guest (~20-40 MB/s, busy-polling ranks share 2 vCPUs).
+    cat >"$ctl/examples" <<'EOF'
 hello     1+
 ring      2+   3
 pi        2+   200000
 pingpong  2    -i 200 -m 1m
 EOF
+  fi
 else
   : >"$ctl/jobs"
   : >"$ctl/examples"

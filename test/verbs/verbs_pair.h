@@ -10,9 +10,12 @@
 #include <vector>
 
 #include "btl-rdma/verbs/verbs_btl.h"
-#include "test/verbs/fake_bootstrap.h"
+#include "test/fixtures/fake_bootstrap.h"
 
 namespace mpr::verbs_test {
+
+using mpr::test::FakeBootstrap;
+using mpr::test::FakeStore;
 
 /// True if a usable RDMA device exists; otherwise *why says what is missing.
 bool device_available(std::string* why);

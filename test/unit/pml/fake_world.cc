@@ -8,23 +8,6 @@
 
 namespace mpr::test {
 
-FakeBootstrap::FakeBootstrap(int rank, int size, bool oversubscribed)
-    : rank_(rank), size_(size), oversubscribed_(oversubscribed) {
-  for (int i = 0; i < size; ++i) local_.push_back(i);
-}
-
-void FakeBootstrap::put(const std::string& key, const std::vector<uint8_t>& value) {
-  kv_[key] = value;
-}
-
-bool FakeBootstrap::get(int rank, const std::string& key, std::vector<uint8_t>* value) {
-  if (rank != rank_) return false;
-  auto it = kv_.find(key);
-  if (it == kv_.end()) return false;
-  *value = it->second;
-  return true;
-}
-
 // The shared medium. Channels are per (src, dst) and strictly FIFO; only the channel heads
 // compete, in random order, which is exactly the freedom a real transport has.
 class FakeWire {

@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "btl-rdma/btl.h"
-#include "common/bootstrap.h"
 #include "pml/pml.h"
 #include "pml/pml_testing.h"
+#include "test/fixtures/fake_bootstrap.h"
 
 namespace mpr::test {
 
@@ -45,28 +45,6 @@ struct WireCounters {
   uint64_t deregs = 0;
   uint64_t get_bytes = 0;
   size_t max_get_len = 0;
-};
-
-class FakeBootstrap final : public common::Bootstrap {
- public:
-  FakeBootstrap(int rank, int size, bool oversubscribed = false);
-  int rank() const override { return rank_; }
-  int size() const override { return size_; }
-  const std::vector<int>& local_peers() const override { return local_; }
-  int local_rank() const override { return rank_; }
-  const std::string& job_id() const override { return job_; }
-  void put(const std::string& key, const std::vector<uint8_t>& value) override;
-  void fence() override { ++fences; }
-  bool get(int rank, const std::string& key, std::vector<uint8_t>* value) override;
-  bool oversubscribed() const override { return oversubscribed_; }
-  int fences = 0;
-
- private:
-  int rank_, size_;
-  bool oversubscribed_;
-  std::vector<int> local_;
-  std::string job_ = "fake-job";
-  std::map<std::string, std::vector<uint8_t>> kv_;
 };
 
 class FakeWire;

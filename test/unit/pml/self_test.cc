@@ -1,18 +1,20 @@
 // A single rank talking to itself through the real self backend, and the packet-level rules
-// of the pml checked with hand-built wire messages from a scripted peer.
+// of the pml checked with hand-built wire messages from a scripted peer (test/fixtures/).
 #include <catch2/catch.hpp>
 #include <cstring>
-#include <deque>
 #include <vector>
 
 #include "pml/headers.h"
 #include "pml/pml_testing.h"
+#include "test/fixtures/scripted_btl.h"
 #include "test/unit/pml/fake_world.h"
 
 using namespace mpr;
 using mpr::test::check_payload;
 using mpr::test::FakeBootstrap;
+using mpr::test::eager_hdr;
 using mpr::test::make_payload;
+using mpr::test::Scripted;
 
 namespace {
 
@@ -167,97 +169,6 @@ TEST_CASE("describe names each backend, its peers and its protocols", "[self]") 
   CHECK(d.find("fake: peers 0,2; eager <= 2 KiB; rendezvous: copy pipeline") != std::string::npos);
   CHECK(std::count(d.begin(), d.end(), '\n') >= 4);
 }
-
-// A peer played by the test: it injects hand-built messages and records what the pml sends.
-namespace {
-
-class ScriptBtl final : public btl::Btl {
- public:
-  struct Sent {
-    int peer, am_id;
-    std::vector<uint8_t> hdr, payload;
-  };
-  ScriptBtl() {
-    caps_.name = "script";
-    caps_.max_am_size = 1024;
-    caps_.eager_limit = 256;
-    caps_.native_get = false;
-  }
-  const btl::Caps& caps() const override { return caps_; }
-  void wire_up(common::Bootstrap&) override {}
-  bool reachable(int) const override { return true; }
-  btl::Status send_am(int peer, int am_id, const void* hdr, size_t hl, const iovec* iov,
-                      int n) override {
-    Sent s{peer, am_id, {}, {}};
-    s.hdr.assign(static_cast<const uint8_t*>(hdr), static_cast<const uint8_t*>(hdr) + hl);
-    for (int i = 0; i < n; ++i) {
-      const auto* b = static_cast<const uint8_t*>(iov[i].iov_base);
-      s.payload.insert(s.payload.end(), b, b + iov[i].iov_len);
-    }
-    sent.push_back(std::move(s));
-    return btl::Status::kDone;
-  }
-  void reg(void*, size_t, btl::Registration*) override {}
-  void dereg(btl::Registration*) override {}
-  btl::Status get(int, void*, const btl::Registration*, uint64_t, const btl::RemoteKey&, size_t,
-                  btl::Completion*) override {
-    return btl::Status::kRetry;
-  }
-  btl::Status put(int, const void*, const btl::Registration*, uint64_t, const btl::RemoteKey&,
-                  size_t, btl::Completion*) override {
-    return btl::Status::kRetry;
-  }
-  int progress() override {
-    int n = 0;
-    while (!inbox.empty()) {
-      Sent m = std::move(inbox.front());
-      inbox.pop_front();
-      dispatch(m.am_id, m.peer, m.hdr.data(), m.hdr.size(), m.payload.data(), m.payload.size());
-      ++n;
-    }
-    return n;
-  }
-  std::string describe() const override { return "script"; }
-
-  template <typename H>
-  void inject(int am_id, const H& h, const std::vector<uint8_t>& payload = {}) {
-    Sent m{1, am_id, {}, payload};
-    m.hdr.resize(sizeof h);
-    std::memcpy(m.hdr.data(), &h, sizeof h);
-    inbox.push_back(std::move(m));
-  }
-  std::deque<Sent> inbox;
-  std::vector<Sent> sent;
-
- private:
-  btl::Caps caps_;
-};
-
-pml::MatchHdr eager_hdr(uint16_t seq, int tag) {
-  pml::MatchHdr m{};
-  m.type = pml::HdrType::kEager;
-  m.ctx = 0;
-  m.src = 1;
-  m.tag = tag;
-  m.seq = seq;
-  return m;
-}
-
-struct Scripted {
-  FakeBootstrap bs{0, 2};
-  ScriptBtl* wire = nullptr;
-  std::unique_ptr<pml::Pml> p;
-  Scripted() {
-    std::vector<std::unique_ptr<btl::Btl>> btls;
-    btls.push_back(btl::make_self_btl(bs));
-    auto w = std::make_unique<ScriptBtl>();
-    wire = w.get();
-    btls.push_back(std::move(w));
-    p = pml::make_pml_over(bs, std::move(btls), pml::PmlConfig{});
-  }
-};
-
-}  // namespace
 
 TEST_CASE("wire: an eager message carries header and data in one active message", "[wire]") {
   Scripted s;
