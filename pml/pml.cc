@@ -1,6 +1,5 @@
 // Setup and teardown: which backends exist (MPR_BTL), which one serves each peer, describe()
 // for MPR_VERBOSE, and finalize.
-#include <sched.h>
 
 #include <algorithm>
 #include <cassert>
@@ -84,6 +83,8 @@ PmlImpl::PmlImpl(common::Bootstrap& bs, std::vector<std::unique_ptr<btl::Btl>> b
   cfg_.frag_budget = std::max(cfg_.frag_budget, 1);
   cfg_.get_chunk = std::max<size_t>(cfg_.get_chunk, 1);
   cfg_.pack_chunk = std::max<size_t>(cfg_.pack_chunk, 1);
+  wait_policy_ = common::WaitPolicy::from_params(bs.oversubscribed());
+  wait_policy_.spin_polls = cfg_.spin_count;
   peers_.resize(static_cast<size_t>(bs.size()));
   for (auto& b : btls_) {
     b->set_handler(kAmMatch, &PmlImpl::am_match, this);
@@ -196,12 +197,12 @@ void PmlImpl::finalize() {
   // Requests the runtime released before completion (MPI_Request_free) and replies still
   // queued behind kRetry must reach the peer before we stop progressing. Receives that never
   // matched are not waited for: nothing may arrive for them any more.
-  int idle_polls = 0;
+  common::Waiter waiter(wait_policy_, common::WaitKind::kCounted);
   const auto start = std::chrono::steady_clock::now();
   bool warned = false;
   while (!idle()) {
     if (progress() > 0) continue;
-    if (++idle_polls > cfg_.spin_count) sched_yield();
+    waiter.idle();
     if (!warned && std::chrono::steady_clock::now() - start > std::chrono::seconds(10)) {
       warned = true;
       common::log_error(
