@@ -19,6 +19,9 @@ const ParamDef kParams[] = {
      "comma list of backends to use (self,shm,verbs,tcp); empty = all available"},
     {"MPR_SPIN_COUNT", "2000",
      "progress polls a blocking wait makes before it starts yielding the CPU"},
+    {"MPR_EXCHANGE_SPIN_COUNT", "20",
+     "on an oversubscribed node: idle polls a blocking collective makes before it yields when it "
+     "waits for the answer to a send that already went out (other waits yield at once)"},
     {"MPR_SHM_EAGER_LIMIT", "8192", "shm: largest message (bytes) sent eagerly"},
     {"MPR_SHM_CMA", "1",
      "shm: 0 disables the single-copy cross-memory-attach get (rendezvous uses the copy pipeline)"},

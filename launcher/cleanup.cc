@@ -1,6 +1,5 @@
 #include "launcher/cleanup.h"
 
-#include <dirent.h>
 #include <ftw.h>
 #include <unistd.h>
 
@@ -8,6 +7,8 @@
 #include <cstdlib>
 #include <system_error>
 #include <vector>
+
+#include "common/shm_object.h"
 
 namespace mpr::launch {
 
@@ -31,29 +32,7 @@ void remove_tree(const std::string& path) {
   ::nftw(path.c_str(), remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-std::string sanitize_nspace(std::string_view nspace) {
-  std::string out(nspace);
-  for (char& c : out) {
-    bool keep = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-                c == '_' || c == '-';
-    if (!keep) c = '_';
-  }
-  return out;
-}
-
-int remove_job_shm(std::string_view nspace) {
-  std::string prefix = "mpr." + sanitize_nspace(nspace) + ".";
-  DIR* dir = ::opendir("/dev/shm");
-  if (!dir) return 0;
-  std::vector<std::string> doomed;
-  while (dirent* e = ::readdir(dir))
-    if (std::string_view(e->d_name).starts_with(prefix)) doomed.emplace_back(e->d_name);
-  ::closedir(dir);
-  int removed = 0;
-  for (const std::string& name : doomed)
-    if (::unlink(("/dev/shm/" + name).c_str()) == 0) ++removed;
-  return removed;
-}
+int remove_job_shm(std::string_view nspace) { return common::remove_job_shm_objects(nspace); }
 
 Watchdog::Watchdog(std::chrono::milliseconds limit, std::function<void()> on_expire) {
   thread_ = std::thread([this, limit, fn = std::move(on_expire)] {

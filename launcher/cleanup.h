@@ -19,11 +19,8 @@ std::string make_private_tmpdir();
 /// Removes a directory tree; best effort, never follows symlinks.
 void remove_tree(const std::string& path);
 
-/// The shm backend names a job's segments "/mpr.<sanitized nspace>.<random>": the nspace with
-/// every character outside [A-Za-z0-9_-] replaced by '_'.
-std::string sanitize_nspace(std::string_view nspace);
-
-/// Unlinks /dev/shm/mpr.<sanitized nspace>.*. Returns how many were removed.
+/// Unlinks the job's shared-memory objects, /dev/shm/mpr.<sanitized nspace>.*, matched by
+/// common/shm_object.h, which also names them. Returns how many were removed.
 int remove_job_shm(std::string_view nspace);
 
 /// Runs `on_expire` on its own thread if not cancelled within `limit`. on_expire is expected

@@ -1,6 +1,5 @@
 // Setup and teardown: the pml's view of the backend serving each peer (chosen by the registry),
 // describe() for MPR_VERBOSE, and finalize.
-#include <sched.h>
 
 #include <algorithm>
 #include <cassert>
@@ -57,6 +56,8 @@ PmlImpl::PmlImpl(common::Bootstrap& bs, btl::Registry& reg, std::unique_ptr<btl:
   cfg_.frag_budget = std::max(cfg_.frag_budget, 1);
   cfg_.get_chunk = std::max<size_t>(cfg_.get_chunk, 1);
   cfg_.pack_chunk = std::max<size_t>(cfg_.pack_chunk, 1);
+  wait_policy_ = common::WaitPolicy::from_params(bs.oversubscribed());
+  wait_policy_.spin_polls = cfg_.spin_count;
   peers_.resize(static_cast<size_t>(bs.size()));
   static_assert(btl::kAmIdsPml == 0 && int{kAmFrag} < btl::kAmIdRma,
                 "the pml's active-message ids are the registry's first range");
@@ -108,12 +109,12 @@ void PmlImpl::finalize() {
   // Requests the runtime released before completion (MPI_Request_free) and replies still
   // queued behind kRetry must reach the peer before we stop progressing. Receives that never
   // matched are not waited for: nothing may arrive for them any more.
-  int idle_polls = 0;
+  common::Waiter waiter(wait_policy_, common::WaitKind::kCounted);
   const auto start = std::chrono::steady_clock::now();
   bool warned = false;
   while (!idle()) {
     if (progress() > 0) continue;
-    if (++idle_polls > cfg_.spin_count) sched_yield();
+    waiter.idle();
     if (!warned && std::chrono::steady_clock::now() - start > std::chrono::seconds(10)) {
       warned = true;
       common::log_error(

@@ -14,6 +14,7 @@
 #include "btl-rdma/btl.h"
 #include "btl-rdma/registry.h"
 #include "common/bootstrap.h"
+#include "common/wait.h"
 
 namespace mpr::pml {
 
@@ -135,9 +136,12 @@ class Pml {
 
   /// Drive every backend and the protocol state machines. Returns the number of events.
   virtual int progress() = 0;
-  /// Block until req->complete: poll, spin briefly, then yield the CPU (oversubscription).
+  /// Block until req->complete: poll, spin briefly, then yield the CPU (wait_policy()).
   /// Drives kGeneric requests through their poll hook.
   virtual void wait(Request* req) = 0;
+  /// When every blocking wait of this process yields the CPU, the runtime's included: set once
+  /// at creation from the tunables and the bootstrap's oversubscribed() (common/wait.h).
+  const common::WaitPolicy& wait_policy() const { return wait_policy_; }
 
   /// Called at MPI_Finalize after all user requests completed: drains, fences, tears down.
   virtual void finalize() = 0;
@@ -167,6 +171,7 @@ class Pml {
   static constexpr int kMaxHooks = 4;
   ProgressHook hooks_[kMaxHooks] = {};
   int nhooks_ = 0;
+  common::WaitPolicy wait_policy_;  ///< filled in by the implementation's constructor
 };
 
 }  // namespace mpr::pml

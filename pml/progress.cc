@@ -1,6 +1,5 @@
 // The progress engine: per-peer retry queues, request completion and lifetime, sequence
 // checking of matched messages, and the blocking wait.
-#include <sched.h>
 
 #include <cassert>
 #include <cstring>
@@ -131,18 +130,15 @@ int PmlImpl::progress() {
 }
 
 void PmlImpl::wait(Request* req) {
-  // Oversubscribed: another rank likely needs this core to make the progress we wait for.
-  const int spin_limit = bs_.oversubscribed() ? 0 : cfg_.spin_count;
-  int idle = 0;
+  common::Waiter waiter(wait_policy_, common::WaitKind::kCounted);
   while (!req->complete) {
     int events = progress();
     if (req->kind == Request::Kind::kGeneric && req->poll && req->poll(req)) ++events;
     if (req->complete) break;
-    if (events > 0) {
-      idle = 0;
-    } else if (++idle > spin_limit) {
-      sched_yield();
-    }
+    if (events > 0)
+      waiter.busy();
+    else
+      waiter.idle();
   }
 }
 

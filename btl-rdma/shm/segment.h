@@ -9,6 +9,7 @@
 #include <string>
 
 #include "btl-rdma/shm/spsc_ring.h"
+#include "common/shm_object.h"
 
 namespace mpr::btl::shm {
 
@@ -28,9 +29,8 @@ static_assert(std::atomic<uint32_t>::is_always_lock_free);
 constexpr uint64_t kSegmentMagic = 0x6d70722e73686d31ULL;  // "mpr.shm1"
 constexpr uint32_t kSegmentVersion = 1;
 
-/// The job id reduced to [A-Za-z0-9_-] (others become '_'), as the launcher's cleanup of
-/// /dev/shm/mpr.<sanitized id>.* expects.
-std::string sanitize_job_id(const std::string& job_id);
+/// The job id as the segment's name carries it (common/shm_object.h owns the scheme).
+using common::sanitize_job_id;
 
 /// Bytes of a segment for `nlocal` ranks: the header page plus nlocal*(nlocal-1) rings.
 size_t segment_bytes(uint32_t nlocal, const RingGeometry& g);
@@ -46,8 +46,9 @@ class Segment {
   Segment(const Segment&) = delete;
   Segment& operator=(const Segment&) = delete;
 
-  /// Creates "/mpr.<sanitized job id>.<random hex>" (O_EXCL, mode 0600), reserves its memory
-  /// (so a full /dev/shm fails here, not as SIGBUS later) and writes the header.
+  /// Creates "/mpr.<sanitized job id>.<random hex>" through common::ShmObject (O_EXCL, mode
+  /// 0600, memory reserved so a full /dev/shm fails here, not as SIGBUS later) and writes the
+  /// header.
   /// Throws std::runtime_error naming the syscall and cause.
   static Segment create(const std::string& job_id, uint32_t nlocal, const RingGeometry& g);
 
@@ -61,16 +62,14 @@ class Segment {
   /// Unmaps (and unlinks if this process created it and the name is still there). Idempotent.
   void release();
 
-  bool mapped() const { return base_ != nullptr; }
-  const std::string& name() const { return name_; }
-  const SegmentHeader& header() const { return *static_cast<const SegmentHeader*>(base_); }
+  bool mapped() const { return obj_.base() != nullptr; }
+  const std::string& name() const { return obj_.name(); }
+  const SegmentHeader& header() const { return *static_cast<const SegmentHeader*>(obj_.base()); }
   /// Base of the ring carrying messages from local rank `sender` to local rank `receiver`.
   void* ring(int sender, int receiver) const;
 
  private:
-  void* base_ = nullptr;
-  size_t bytes_ = 0;
-  std::string name_;
+  common::ShmObject obj_;
   bool creator_ = false;
 };
 

@@ -1,9 +1,5 @@
 #include "runtime/coll/schedule.h"
 
-#include <sched.h>
-#include <time.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cassert>
 #include <cstring>
@@ -364,44 +360,6 @@ bool Schedule::advance() {
   return true;
 }
 
-namespace {
-
-// How long a blocking collective polls before it starts yielding the CPU. Yielding helps when
-// ranks of this job share cores (the peer we wait for may need ours). When every rank has a CPU
-// of its own it only gives the core away: on a busy machine sched_yield hands it to someone
-// else's process for a whole time slice, many milliseconds. Measured here under load (2 ranks
-// bound to 2 cores): 8-byte allreduce 0.2 us polling vs 6 us yielding at every idle poll; a
-// 4 MiB bcast, whose root waits ~0.5 ms for the receiver's copy, 0.3-0.5 ms when it keeps
-// polling vs 13-20 ms when it yields after MPR_SPIN_COUNT (2000) polls. With 4 ranks on 2
-// cores the opposite holds: yielding at every idle poll beat 50 and 2000 polls at every size
-// (allreduce 512 B 7 vs 11 vs 119 us, 1 MiB 0.8 vs 0.9 vs 3.7 ms... medians 11, 20, 185 us).
-// So a job with at most one rank per CPU polls for MPR_COLL_SPIN_US before it yields, and one
-// with more ranks than CPUs yields whenever a poll found nothing (after a few polls when it
-// waits for the answer to a send: see block_until). (The bootstrap's
-// oversubscribed() compares local ranks with this process's affinity mask, which binding each
-// rank to one core makes true.)
-struct WaitPolicy {
-  bool oversubscribed;
-  int64_t spin_ns;  // not oversubscribed: polling time before the first yield
-};
-
-const WaitPolicy& wait_policy() {
-  static const WaitPolicy p = [] {
-    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    const auto local = static_cast<long>(g_state.bootstrap->local_peers().size());
-    return WaitPolicy{local > cpus, common::param_int("MPR_COLL_SPIN_US") * 1000};
-  }();
-  return p;
-}
-
-int64_t now_ns() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
-
-}  // namespace
-
 int Schedule::run() {
   assert(immediate_ && "a deferred schedule is driven by advance()");
   wait_inflight();
@@ -411,32 +369,23 @@ int Schedule::run() {
 
 template <typename Done>
 void Schedule::block_until(Done done) {
-  const WaitPolicy& policy = wait_policy();
-  // Oversubscribed, a rank whose send of this group went out at once (an exchange: it waits
-  // for the answer) polls a few times before it yields: the peer may be running on another CPU
-  // right now, and then its answer arrives sooner than a yield and the switch back take. A
-  // rank that only waits for data (a bcast receiver, a sender waiting for ring space) yields
-  // at once: what it waits for may need its CPU. (4 ranks on 2 cores, us per call, yield at
-  // once / after 20 idle polls: allreduce 8 B 3.44 / 2.39, 8 KiB 5.00 / 4.17; the same 20 polls
-  // before every yield made bcast 5% and allreduce from 16 KiB 3-10% slower.)
-  const int64_t spin = sent_in_group_ ? kExchangeSpinPolls : 0;
-  int64_t idle = 0, idle_since = 0;
+  // A job with at most one rank per CPU polls for MPR_COLL_SPIN_US before it yields: yielding
+  // on a busy machine gives the core to another process for a whole time slice. With more
+  // ranks than CPUs it yields whenever a poll found nothing, the peer it waits for may need its
+  // CPU; except that a rank whose send of this group went out at once (an exchange: it waits
+  // for the answer) first polls MPR_EXCHANGE_SPIN_COUNT times, as the peer may be running on
+  // another CPU right now and answer sooner than a yield and the switch back take. A rank that
+  // only waits for data (a bcast receiver, a sender waiting for ring space) yields at once.
+  // (Measurements: runtime/coll/README.md.)
+  common::Waiter waiter(the_pml().wait_policy(),
+                        sent_in_group_ ? common::WaitKind::kExchange : common::WaitKind::kTimed);
   for (;;) {
     int events = the_pml().progress();
     if (done()) return;
-    if (events > 0) {
-      idle = 0;
-      continue;
-    }
-    ++idle;
-    if (policy.oversubscribed) {
-      if (idle > spin) sched_yield();
-    } else if ((idle & 63) == 0) {
-      // Reading the clock costs about as much as a poll: look every 64 polls.
-      const int64_t t = now_ns();
-      if (idle == 64) idle_since = t;
-      if (t - idle_since > policy.spin_ns) sched_yield();
-    }
+    if (events > 0)
+      waiter.busy();
+    else
+      waiter.idle();
   }
 }
 

@@ -169,7 +169,6 @@ class Schedule {
   size_t first_open_ = 0;  // inflight[i] for i < first_open_ are known complete
   bool group_break_ = false;
   bool sent_in_group_ = false;  // a send of the current group went out at once (block_until)
-  static constexpr int64_t kExchangeSpinPolls = 20;
   bool immediate_ = false;
   bool done_ = false;
   int error_ = MPI_SUCCESS;

@@ -1,7 +1,6 @@
 // The PMIx client behind MPI_Init: identity and locality from the launcher's job data, the
 // endpoint exchange through PMIx_Put / PMIx_Fence(collect) / PMIx_Get.
 #include <pmix.h>
-#include <sched.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -10,6 +9,7 @@
 #include <stdexcept>
 
 #include "common/launch_keys.h"
+#include "common/wait.h"
 #include "runtime/core/bootstrap.h"
 
 extern char** environ;
@@ -34,13 +34,6 @@ bool value_to_int(const pmix_value_t* v, int64_t* out) {
     case PMIX_UINT64: *out = static_cast<int64_t>(v->data.uint64); return true;
     default: return false;
   }
-}
-
-int cores_available() {
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof set, &set) != 0)
-    return static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
-  return CPU_COUNT(&set);
 }
 
 class PmixBootstrap final : public JobBootstrap {
@@ -76,13 +69,15 @@ class PmixBootstrap final : public JobBootstrap {
       hostname_ = name;
     }
     // The launcher knows how many ranks share this node's CPUs; our own affinity does not
-    // tell (a rank bound to one core sees one CPU however many peers have their own).
+    // tell (a rank bound to one core sees one CPU however many peers have their own). Without
+    // its word (another PMIx server), the local peers against the CPUs this process may use.
     bool flag = false;
     if (optional_bool(common::kKeyOversubscribed, &flag) ||
         optional_bool(PMIX_NODE_OVERSUBSCRIBED, &flag))
       oversubscribed_ = flag;
     else
-      oversubscribed_ = static_cast<int>(local_peers_.size()) > cores_available();
+      oversubscribed_ = common::oversubscribed(static_cast<long>(local_peers_.size()),
+                                               common::affinity_cpus());
     optional_bool(common::kKeyStartupWatch, &startup_watch_);
   }
 

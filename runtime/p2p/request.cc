@@ -1,7 +1,5 @@
 #include "runtime/p2p/request.h"
 
-#include <sched.h>
-
 #include <cstdint>
 #include <vector>
 
@@ -24,12 +22,6 @@ void finish_wrapper(RtRequest* w) {
   the_pml().release(w->inner);
   w->inner = nullptr;
   w->complete = true;
-}
-
-
-int64_t spin_limit() {
-  static const int64_t n = common::param_int("MPR_SPIN_COUNT");
-  return n;
 }
 
 }  // namespace
@@ -92,10 +84,12 @@ void request_wait(pml::Request* r) {
   the_pml().wait(r);
 }
 
+Poller::Poller() : waiter_(the_pml().wait_policy(), common::WaitKind::kCounted) {}
+
 void Poller::poll() {
+  // Counted in rounds, not idle polls: the caller checks its own condition between rounds.
   the_pml().progress();
-  // With more ranks than cores the peer we wait for may need this core to make progress.
-  if (++rounds_ > spin_limit() || g_state.bootstrap->oversubscribed()) sched_yield();
+  waiter_.idle();
 }
 
 int request_status(const char* fn, const pml::Request* r, MPI_Status* st) {

@@ -43,12 +43,13 @@ bool request_test(pml::Request* r);
 /// Block until `r` is complete (driving progress; spins, then yields the CPU).
 void request_wait(pml::Request* r);
 /// One round of progress for loops over several requests; yields the CPU after MPR_SPIN_COUNT
-/// rounds, or at once when the node is oversubscribed.
+/// rounds, or at once when the node is oversubscribed (the pml's wait_policy()).
 class Poller {
  public:
+  Poller();
   void poll();
  private:
-  int64_t rounds_ = 0;
+  common::Waiter waiter_;
 };
 
 /// For a complete request: fill *st (if not null) and return its MPI error code (made with

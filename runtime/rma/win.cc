@@ -4,19 +4,17 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cinttypes>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
 #include <new>
 
-#include "btl-rdma/shm/segment.h"
 #include "common/params.h"
+#include "common/shm_object.h"
 #include "runtime/coll/coll.h"
 #include "runtime/comm/comm_ctl.h"
 #include "runtime/core/state.h"
@@ -33,55 +31,28 @@ enum : int { kTagSetup1 = 0x7e000001, kTagSetup2, kTagSetupName, kTagSetupOk };
 
 ctl::Channel channel(Comm* c) { return ctl::Channel{c->ctx_coll(), c->rank(), &c->peers()}; }
 
-// A node-wide mapping named like the shm backend's segments (the launcher removes leftovers of
-// /dev/shm/mpr.<job>.* when a job ends abnormally). The creator unlinks the name once every
-// rank has it mapped.
+// A node-wide mapping, a job-owned object like the shm backend's segment (the launcher removes
+// leftovers of /dev/shm/mpr.<job>.* when a job ends abnormally). The creator unlinks the name
+// once every rank has it mapped; release_resources() unmaps it.
 void* shm_create(size_t bytes, std::string* name, std::string* err) {
-  std::string prefix = "/mpr." + btl::shm::sanitize_job_id(g_state.bootstrap->job_id()) + ".win.";
-  int fd = -1;
-  for (int attempt = 0; fd < 0 && attempt < 8; ++attempt) {
-    uint64_t r = 0;
-    if (getrandom(&r, sizeof r, 0) != sizeof r) r = uint64_t(getpid()) << 20 ^ uint64_t(attempt);
-    char hex[17];
-    std::snprintf(hex, sizeof hex, "%016" PRIx64, r);
-    *name = prefix + hex;
-    fd = shm_open(name->c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd < 0 && errno != EEXIST) break;
-  }
-  if (fd < 0) {
-    *err = "shm_open(" + *name + "): " + std::strerror(errno);
-    return nullptr;
-  }
-  int e = ftruncate(fd, off_t(bytes)) != 0 ? errno : posix_fallocate(fd, 0, off_t(bytes));
-  void* p = MAP_FAILED;
-  if (e == 0) {
-    p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (p == MAP_FAILED) e = errno;
-  }
-  close(fd);
-  if (e != 0) {
-    shm_unlink(name->c_str());
+  try {
+    common::ShmObject o = common::ShmObject::create(g_state.bootstrap->job_id(), "win.", bytes);
+    *name = o.name();
+    return o.release();
+  } catch (const std::exception& e) {
     *err = "cannot reserve " + std::to_string(bytes >> 10) + " KiB in /dev/shm for the window (" +
-           std::strerror(e) + "); free space there or use smaller windows";
+           e.what() + "); free space there or use smaller windows";
     return nullptr;
   }
-  return p;
 }
 
 void* shm_attach(const std::string& name, size_t bytes, std::string* err) {
-  int fd = shm_open(name.c_str(), O_RDWR | O_CLOEXEC, 0);
-  if (fd < 0) {
-    *err = "shm_open(" + name + "): " + std::strerror(errno);
+  try {
+    return common::ShmObject::attach(name, bytes).release();
+  } catch (const std::exception& e) {
+    *err = e.what();
     return nullptr;
   }
-  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  int e = errno;
-  close(fd);
-  if (p == MAP_FAILED) {
-    *err = "mmap(" + name + "): " + std::strerror(e);
-    return nullptr;
-  }
-  return p;
 }
 
 // Register [addr, addr + len) with every backend; returns the keys by slot.
