@@ -8,20 +8,27 @@ namespace mpr::common {
 
 namespace {
 
-// Keep sorted by subsystem. Each line is what `mprun --params` shows.
+// Grouped by subsystem (general and waiting, then self, shm, verbs, pml, rma, coll), in the
+// order `mprun --params` shows them.
 const ParamDef kParams[] = {
     {"MPR_VERBOSE", "0",
      "1: print once per job which backend serves which peers and the protocol thresholds"},
     {"MPR_STATS", "0",
      "1: print per rank at finalize messages/bytes per protocol, unexpected-queue peak, "
      "rendezvous count"},
+    {"MPR_DEBUG_STARTUP", "0", "1: print each startup phase with timings"},
+    {"MPR_STARTUP_TIMEOUT", "60",
+     "mprun: seconds each startup step may take (PMIx setup; all ranks connecting once the "
+     "first did; all reaching MPI_Init's fence once the first did); 0 = no limit"},
     {"MPR_BTL", "",
-     "comma list of backends to use (self,shm,verbs,tcp); empty = all available"},
+     "comma list of backends to use (self,shm,verbs); empty = all available"},
     {"MPR_SPIN_COUNT", "2000",
      "progress polls a blocking wait makes before it starts yielding the CPU"},
     {"MPR_EXCHANGE_SPIN_COUNT", "20",
      "on an oversubscribed node: idle polls a blocking collective makes before it yields when it "
      "waits for the answer to a send that already went out (other waits yield at once)"},
+    {"MPR_SELF_EAGER_LIMIT", "8192",
+     "self: largest message (bytes) a rank sends to itself eagerly; larger ones are one memcpy"},
     {"MPR_SHM_EAGER_LIMIT", "8192", "shm: largest message (bytes) sent eagerly"},
     {"MPR_SHM_CMA", "1",
      "shm: 0 disables the single-copy cross-memory-attach get (rendezvous uses the copy pipeline)"},
@@ -38,12 +45,6 @@ const ParamDef kParams[] = {
      "verbs: device[:port] to use (e.g. rxe0:1); empty = nearest to the rank's cores"},
     {"MPR_VERBS_EAGER_LIMIT", "8192", "verbs: largest message (bytes) sent eagerly"},
     {"MPR_VERBS_RCACHE", "1", "verbs: 0 disables the registration cache"},
-    {"MPR_DEBUG_STARTUP", "0", "1: print each startup phase with timings"},
-    {"MPR_PML_GET_CHUNK", "8M",
-     "pml: bytes per rendezvous get (large messages are read in chunks of this size)"},
-    {"MPR_PML_GET_INFLIGHT", "4", "pml: rendezvous gets outstanding per receive (1..64)"},
-    {"MPR_SELF_EAGER_LIMIT", "8192",
-     "self: largest message (bytes) a rank sends to itself eagerly; larger ones are one memcpy"},
     {"MPR_VERBS_MAX_AM_SIZE", "16384",
      "verbs: bytes per receive buffer = largest active message (raised to eager limit + 1 KiB)"},
     {"MPR_VERBS_CREDITS", "32",
@@ -70,12 +71,12 @@ const ParamDef kParams[] = {
      "not readable)"},
     {"MPR_VERBS_FORK_INIT", "1",
      "verbs: call ibv_fork_init() before the first registration when the kernel needs it"},
+    {"MPR_PML_GET_CHUNK", "8M",
+     "pml: bytes per rendezvous get (large messages are read in chunks of this size)"},
+    {"MPR_PML_GET_INFLIGHT", "4", "pml: rendezvous gets outstanding per receive (1..64)"},
     {"MPR_PML_PACK_CHUNK", "1M",
      "pml: bytes per get of a rendezvous into non-contiguous memory (each lands in a bounce "
      "buffer and is unpacked; up to MPR_PML_GET_INFLIGHT of them per receive)"},
-    {"MPR_STARTUP_TIMEOUT", "60",
-     "mprun: seconds each startup step may take (PMIx setup; all ranks connecting once the "
-     "first did; all reaching MPI_Init's fence once the first did); 0 = no limit"},
     {"MPR_RMA_PATH", "",
      "rma: empty = best available; 'btl' = no node-wide mapping (control words by device "
      "atomics or active messages, data by the backends' get/put); 'am' = active messages for "

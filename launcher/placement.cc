@@ -203,8 +203,7 @@ Placement place_ranks(const Topology& topo, const Options& opts) {
   // Ranks that outnumber the cores wrap around them (with map-by core, rank r shares core
   // r mod n with r + n, ...): an even placement that stays the same from run to run. Left
   // unbound, the kernel picks which ranks share a core anew each run, and collectives follow
-  // that pairing: 4 ranks on 2 cores measured an 8-byte allreduce at 3.6 or 4.9 us and a
-  // 1-4 KiB bcast at 0.3-0.55 or 0.8-2.0 us depending on it, and 0.3-0.55 bound this way.
+  // that pairing, up to 3x apart from run to run when oversubscribed (docs/MEASUREMENTS.md).
   out.binding = opts.bind_to == BindTo::kDefault ? BindTo::kCore : opts.bind_to;
   out.oversubscribed = opts.nprocs > topo.pus();
 

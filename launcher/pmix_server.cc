@@ -162,7 +162,7 @@ PmixServer::PmixServer(const std::string& tmpdir, hwloc_topology* topology,
   PMIX_INFO_LOAD(&info[ninfo++], PMIX_SERVER_TOOL_SUPPORT, &off, PMIX_BOOL);
   PMIX_INFO_LOAD(&info[ninfo++], PMIX_SERVER_SYSTEM_SUPPORT, &off, PMIX_BOOL);
   // Without a topology PMIx_server_init discovers one itself, I/O devices included, which is
-  // most of its start-up time (about 50 of 60 ms here); ours has CPUs and memory only.
+  // most of its start-up time (docs/MEASUREMENTS.md); ours has CPUs and memory only.
   // Handed over by pointer, not with PMIX_INFO_LOAD: that would give the library a copy which
   // PMIX_INFO_DESTRUCT destroys while the library keeps using it (for the locality strings).
   pmix_topology_t topo{const_cast<char*>("hwloc"), topology};

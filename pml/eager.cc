@@ -276,9 +276,8 @@ void PmlImpl::process_match(int peer, const MatchHdr& mh, const void* hdr, size_
     // until the next progress(), where their receives are likely posted already: matched
     // there, they are copied once, straight into the receive buffer, instead of copied aside
     // as unexpected and copied again. That pays from a few KiB; below, draining a batch is
-    // cheaper than a progress() call per message. (2-rank bcast stream, us per message,
-    // always / from 4 KiB / never: 8 B 0.083 / 0.065 / 0.063, 1 KiB 0.104 / 0.088 / 0.089,
-    // 4 KiB 0.151 / 0.144 / 0.175, 8 KiB 0.208 / 0.211 / 0.272.)
+    // cheaper than a progress() call per message (measured on bcast streams:
+    // docs/MEASUREMENTS.md).
     if (h.len >= kYieldAfterBytes) peers_[peer].btl->yield_progress();
     return;
   }

@@ -8,8 +8,7 @@
 // Layout. The area is cut in 16-byte cells. A record of one or two cells (a header word and up
 // to 24 bytes) may start at any cell where it does not cross a cache line, so two tiny
 // messages share a line. (One message per line made a stream of tiny messages cost a line
-// transfer each: a 2-rank 8 B bcast stream took 0.16 us, Open MPI's two-to-a-line 0.10 us,
-// in this machine's slow state.) A longer record takes whole lines from a line start: where
+// transfer each; docs/MEASUREMENTS.md has the numbers behind this file's choices.) A longer record takes whole lines from a line start: where
 // the previous record ended mid-line, the producer leaves a skip mark there and starts the
 // record at the next line. (Records packed across line boundaries made 16-64 B streams 25%
 // slower: the consumer read lines the producer was still writing into.) A record that does
@@ -157,8 +156,8 @@ class RingProducer {
     const uint64_t k = detail::cells_for(body);
     uint64_t skip = detail::skip_for(pos_, k);
     // Past the first soft_ cells, go back to cell 0 if the consumer keeps up (is less than a
-    // quarter of that behind): records then stay in the same few lines, in both caches. (4
-    // ranks on 2 cores, 8 B allreduce: 2.3 us that way, 2.9-3.3 us walking the whole 1 MiB.)
+    // quarter of that behind): records then stay in the same few lines, in both caches
+    // (measurably faster for oversubscribed small collectives: docs/MEASUREMENTS.md).
     // Behind a consumer that lags, the producer runs on into the rest of the ring: the cells
     // skipped by going back are free again only once the consumer has passed the mark.
     if (pos_ + skip + k > soft_ && soft_ < ncells_ && pos_ != 0) {

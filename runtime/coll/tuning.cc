@@ -39,8 +39,7 @@ constexpr Row kTable[] = {
     // Two ranks: one message whatever its size. Above that the binomial tree sends the whole
     // buffer log2(n) times from the root's subtree; scatter + allgather moves each byte about
     // twice in total but takes n-1 more rounds. Measured at 4 and 8 ranks on 2 cores, binomial
-    // won at every size up to 4 MiB (4 ranks, 4 MiB: 1.3 ms vs 3.4 ms; 8 ranks 7.1 vs 11.6 ms):
-    // with ranks sharing cores each extra round is a context switch, and cross-memory attach
+    // won at every size up to 4 MiB (docs/MEASUREMENTS.md): with ranks sharing cores each extra round is a context switch, and cross-memory attach
     // makes the tree's copies cheap.
     {Coll::kBcast, 2, kAnyBytes, Alg::kBinomial},
     {Coll::kBcast, kAnyRanks, 8 * MiB, Alg::kBinomial},
@@ -51,10 +50,9 @@ constexpr Row kTable[] = {
     {Coll::kReduce, kAnyRanks, kAnyBytes, Alg::kBinomial},
 
     // Recursive doubling: log2(n) rounds of whole-vector exchanges, best while latency
-    // dominates. Above, Rabenseifner halves the data each round. Crossover measured at 16-32 KiB
-    // (2 ranks, 32 KiB: 5.4 us vs 4.8 us; 4 ranks, 16 KiB: 34 us vs 37 us, 32 KiB: 53 vs 44).
-    // Ring (n-1 rounds of 1/n of the vector) tied with Rabenseifner at 4 ranks (2 MiB: 1.8 ms
-    // vs 2.0 ms, 4 MiB: 11.1 ms vs 9.6 ms) and lost at 2 ranks: it stays selectable only.
+    // dominates. Above, Rabenseifner halves the data each round. Crossover measured at 16-32 KiB.
+    // Ring (n-1 rounds of 1/n of the vector) tied with Rabenseifner at 4 ranks and lost at 2
+    // ranks: it stays selectable only. (Numbers: docs/MEASUREMENTS.md.)
     {Coll::kAllreduce, kAnyRanks, 16 * KiB, Alg::kRecursiveDoubling},
     {Coll::kAllreduce, kAnyRanks, kAnyBytes, Alg::kRabenseifner},  // commutative only
     {Coll::kAllreduce, kAnyRanks, kAnyBytes, Alg::kRing},          // commutative only
@@ -67,11 +65,9 @@ constexpr Row kTable[] = {
     // Bruck: ceil(log2 n) messages per rank, for tiny blocks on communicators larger than
     // measured here. Up to 8 ranks on shared memory, everything posted at once (in batches of
     // 32 peers) beat it at every block size: Bruck's rotations and packing are local copies
-    // that one message per peer does not need (8 B blocks: 2 ranks 0.14 vs 0.16 us, 4 ranks
-    // 2.3 vs 3.1, 8 ranks 8.3-9.0 vs 13.4-13.9; 256 B blocks at 8 ranks 13.1-14.1 vs 15.9-16.7).
-    // Linear also beat pairwise exchange at every size (8 ranks: 64 KiB 0.43 vs 0.61 ms, 1 MiB
-    // 11 vs 28 ms; 4 ranks: 1 MiB 1.0 vs 1.6 ms): its n-1 lock-step rounds each need both
-    // partners running. Pairwise stays selectable for networks, where it avoids many senders
+    // that one message per peer does not need. Linear also beat pairwise exchange at every
+    // size: its n-1 lock-step rounds each need both partners running. (Numbers:
+    // docs/MEASUREMENTS.md.) Pairwise stays selectable for networks, where it avoids many senders
     // converging on one receiver.
     {Coll::kAlltoall, 8, kAnyBytes, Alg::kLinear},
     {Coll::kAlltoall, kAnyRanks, 256, Alg::kBruck},

@@ -30,10 +30,6 @@ struct State {
   pthread_t main_thread{};
   Comm* world = nullptr;
   Comm* self = nullptr;
-  /// Lowest context id this process has never used. Context ids are allocated in pairs
-  /// (point-to-point, collective) and never reused, so a value agreed as the maximum over the
-  /// members of a new communicator is free in every one of them.
-  uint32_t next_ctx = 0;
   std::unique_ptr<BsendBuffer> bsend;
 };
 
