@@ -25,15 +25,15 @@ namespace mpr::btl {
 enum class Status { kDone, kPosted, kRetry };
 
 struct Caps {
-  const char* name = "";        ///< for messages and MPR_BTL only; no layer switches on it
+  const char* name = "";  ///< for messages and MPR_BTL only; no layer switches on it
   /// Preference when several backends reach a peer: the registry picks the lowest. The
   /// loopback backend ranks first, shared memory before the network, RDMA before TCP.
   int rank = 100;
   /// Bytes of RemoteKey this backend fills (the rest is zero); wire headers carry only these.
   size_t rkey_size = sizeof(uint64_t);
-  size_t max_am_size = 0;       ///< header + payload bytes one active message can carry
-  size_t eager_limit = 0;       ///< pml sends messages up to this size eagerly
-  bool native_get = false;      ///< get() is one-sided (RDMA READ / CMA), not emulated
+  size_t max_am_size = 0;   ///< header + payload bytes one active message can carry
+  size_t eager_limit = 0;   ///< pml sends messages up to this size eagerly
+  bool native_get = false;  ///< get() is one-sided (RDMA READ / CMA), not emulated
   bool native_put = false;
   bool needs_registration = false;  ///< reg() does real work (verbs); pml may cache it
   /// Rendezvous messages of at least this many bytes are read with get(); smaller ones go
@@ -70,8 +70,8 @@ struct Registration {
   void* addr = nullptr;
   size_t len = 0;
   MemKind kind = MemKind::kHost;
-  RemoteKey rkey;             ///< send this to peers
-  uint64_t lkey = 0;          ///< local key (verbs lkey); 0 where unused
+  RemoteKey rkey;     ///< send this to peers
+  uint64_t lkey = 0;  ///< local key (verbs lkey); 0 where unused
   void* backend_data = nullptr;
 };
 
@@ -108,9 +108,7 @@ class Btl {
   virtual bool reachable(int peer) const = 0;
 
   /// Register the handler for am_id (0..kMaxAmIds-1). Must be called before the first progress().
-  void set_handler(int am_id, AmHandler fn, void* ctx) {
-    handlers_[am_id] = {fn, ctx};
-  }
+  void set_handler(int am_id, AmHandler fn, void* ctx) { handlers_[am_id] = {fn, ctx}; }
 
   /// Send an active message: `hdr` (hdr_len bytes) followed by the iov payload, total at most
   /// caps().max_am_size. Data is copied or sent before return when kDone; kRetry means nothing
@@ -172,9 +170,10 @@ class Btl {
 
 /// Factories: phase 1 of setup, run by the registry (registry.cc holds the table). Each creates
 /// local resources and bs.put()s this rank's address under its own key ("mpr.shm",
-/// "mpr.verbs", ...); the registry then fences once and calls wire_up() on each. A factory returns nullptr (with a verbose-mode note) when the backend
-/// cannot be used on this machine for this job, and throws std::runtime_error when it was
-/// explicitly asked for (MPR_BTL / MPR_VERBS_DEVICE) but fails. Factories must not fence.
+/// "mpr.verbs", ...); the registry then fences once and calls wire_up() on each. A factory returns
+/// nullptr (with a verbose-mode note) when the backend cannot be used on this machine for this job,
+/// and throws std::runtime_error when it was explicitly asked for (MPR_BTL / MPR_VERBS_DEVICE) but
+/// fails. Factories must not fence.
 std::unique_ptr<Btl> make_self_btl(common::Bootstrap& bs);
 std::unique_ptr<Btl> make_shm_btl(common::Bootstrap& bs);
 std::unique_ptr<Btl> make_verbs_btl(common::Bootstrap& bs);  // nullptr when built without verbs

@@ -69,8 +69,8 @@ std::unique_ptr<Registry> Registry::create(common::Bootstrap& bs) {
     if (std::none_of(std::begin(kTable), std::end(kTable),
                      [&](const Entry& e) { return w == e.name; }))
       throw std::runtime_error("rank " + std::to_string(bs.rank()) +
-                               ": MPR_BTL names unknown backend '" + w + "' (known: " +
-                               known_names() + ")");
+                               ": MPR_BTL names unknown backend '" + w +
+                               "' (known: " + known_names() + ")");
   }
   auto allowed = [&](const char* name) {
     return wanted.empty() || std::find(wanted.begin(), wanted.end(), name) != wanted.end();
@@ -100,8 +100,8 @@ Registry::Registry(common::Bootstrap& bs, std::vector<std::unique_ptr<Btl>> btls
     : bs_(bs), owned_(std::move(btls)), slots_(std::move(slots)) {
   if (slots_.empty()) slots_ = sequential(owned_.size());
   if (slots_.size() != owned_.size() || owned_.size() > size_t{kMaxSlots})
-    throw std::logic_error("btl registry: " + std::to_string(owned_.size()) +
-                           " backends for " + std::to_string(slots_.size()) + " slots (at most " +
+    throw std::logic_error("btl registry: " + std::to_string(owned_.size()) + " backends for " +
+                           std::to_string(slots_.size()) + " slots (at most " +
                            std::to_string(kMaxSlots) + ")");
   for (auto& b : owned_) {
     if (b->caps().rkey_size > sizeof(RemoteKey))

@@ -20,8 +20,7 @@ const ParamDef kParams[] = {
     {"MPR_STARTUP_TIMEOUT", "60",
      "mprun: seconds each startup step may take (PMIx setup; all ranks connecting once the "
      "first did; all reaching MPI_Init's fence once the first did); 0 = no limit"},
-    {"MPR_BTL", "",
-     "comma list of backends to use (self,shm,verbs); empty = all available"},
+    {"MPR_BTL", "", "comma list of backends to use (self,shm,verbs); empty = all available"},
     {"MPR_SPIN_COUNT", "2000",
      "progress polls a blocking wait makes before it starts yielding the CPU"},
     {"MPR_EXCHANGE_SPIN_COUNT", "20",
@@ -137,14 +136,27 @@ int64_t param_int(const char* name) {
   long long n = std::strtoll(text, &end, 0);
   if (end == text) n = -1;
   switch (*end) {
-    case 'k': case 'K': n <<= 10; ++end; break;
-    case 'm': case 'M': n <<= 20; ++end; break;
-    case 'g': case 'G': n <<= 30; ++end; break;
-    default: break;
+    case 'k':
+    case 'K':
+      n <<= 10;
+      ++end;
+      break;
+    case 'm':
+    case 'M':
+      n <<= 20;
+      ++end;
+      break;
+    case 'g':
+    case 'G':
+      n <<= 30;
+      ++end;
+      break;
+    default:
+      break;
   }
   if (*end != '\0' || n < 0) {
-    std::fprintf(stderr, "mpr: ignoring %s=%s (not a non-negative integer); using %s\n", name,
-                 text, p->default_value);
+    std::fprintf(stderr, "mpr: ignoring %s=%s (not a non-negative integer); using %s\n", name, text,
+                 p->default_value);
     n = std::strtoll(p->default_value, nullptr, 0);
   }
   return n;

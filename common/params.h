@@ -10,9 +10,9 @@
 namespace mpr::common {
 
 struct ParamDef {
-  const char* name;          ///< environment variable, e.g. "MPR_SHM_EAGER_LIMIT"
-  const char* default_value; ///< as text; "" means unset
-  const char* help;          ///< one line: meaning and unit
+  const char* name;           ///< environment variable, e.g. "MPR_SHM_EAGER_LIMIT"
+  const char* default_value;  ///< as text; "" means unset
+  const char* help;           ///< one line: meaning and unit
 };
 
 /// The whole table, terminated by an entry with name == nullptr.

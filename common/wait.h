@@ -27,10 +27,10 @@ int affinity_cpus();
 /// process) from the tunables and the bootstrap's oversubscribed().
 struct WaitPolicy {
   bool oversubscribed = false;
-  int64_t spin_polls = 2000;     ///< MPR_SPIN_COUNT: idle polls before a counted wait yields
-  int64_t spin_ns = 2000000;     ///< MPR_COLL_SPIN_US: a timed wait's polling before it yields
-  int64_t exchange_polls = 20;   ///< MPR_EXCHANGE_SPIN_COUNT: see WaitKind::kExchange
-  void (*yield)() = nullptr;     ///< gives the CPU away; nullptr = sched_yield (tests count)
+  int64_t spin_polls = 2000;        ///< MPR_SPIN_COUNT: idle polls before a counted wait yields
+  int64_t spin_ns = 2000000;        ///< MPR_COLL_SPIN_US: a timed wait's polling before it yields
+  int64_t exchange_polls = 20;      ///< MPR_EXCHANGE_SPIN_COUNT: see WaitKind::kExchange
+  void (*yield)() = nullptr;        ///< gives the CPU away; nullptr = sched_yield (tests count)
   int64_t (*clock_ns)() = nullptr;  ///< monotonic ns for timed waits; nullptr = CLOCK_MONOTONIC
 
   /// Reads MPR_SPIN_COUNT, MPR_COLL_SPIN_US and MPR_EXCHANGE_SPIN_COUNT.
@@ -57,7 +57,7 @@ class Waiter {
  public:
   Waiter(const WaitPolicy& p, WaitKind kind)
       : policy_(&p),
-        limit_(!p.oversubscribed        ? (kind == WaitKind::kCounted ? p.spin_polls : kTimedMask)
+        limit_(!p.oversubscribed ? (kind == WaitKind::kCounted ? p.spin_polls : kTimedMask)
                : kind == WaitKind::kExchange ? p.exchange_polls
                                              : 0),
         timed_(!p.oversubscribed && kind != WaitKind::kCounted) {}

@@ -208,8 +208,7 @@ void InputForwarder::collect(std::vector<pollfd>* fds) {
   // Read more only once every rank took what was read before: a slow reader holds back the
   // others rather than growing a buffer without bound. Reading a terminal from the
   // background would stop mprun with SIGTTIN.
-  if (live && !at_eof_ && !any_pending() &&
-      (!tty_ || is_foreground())) {
+  if (live && !at_eof_ && !any_pending() && (!tty_ || is_foreground())) {
     in_index_ = static_cast<int>(fds->size());
     fds->push_back(pollfd{STDIN_FILENO, POLLIN, 0});
   }

@@ -91,7 +91,7 @@ class InputForwarder {
   UniqueFd null_;
   bool tty_ = false;  ///< mprun's stdin is a terminal
   bool relay_ = false;
-  bool at_eof_ = false;  ///< stdin ended: close each pipe once its buffer is written
+  bool at_eof_ = false;   ///< stdin ended: close each pipe once its buffer is written
   int direct_rank_ = -1;  ///< rank inheriting mprun's stdin itself (no relay)
   std::vector<Target> targets_;
   int in_index_ = -1;  ///< pollfd position of stdin from the last collect()

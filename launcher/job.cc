@@ -221,8 +221,9 @@ void Job::rank_exited(int rank, int code, bool by_signal) {
   } else if (r.connected && !r.finalized && live_ > 0) {
     // The others may be blocked forever in a collective with this rank.
     f.kind = Kind::kNoFinalize;
-    f.cause = "exited with code 0 without calling MPI_Finalize (PMIx_Finalize) while other "
-              "ranks were still running";
+    f.cause =
+        "exited with code 0 without calling MPI_Finalize (PMIx_Finalize) while other "
+        "ranks were still running";
     f.exit_code = 1;
   } else {
     return;

@@ -137,21 +137,30 @@ std::string rank_list(const std::vector<int>& ranks) {
 
 const char* map_by_name(MapBy m) {
   switch (m) {
-    case MapBy::kCore: return "core";
-    case MapBy::kNuma: return "numa";
-    case MapBy::kPackage: return "package";
-    case MapBy::kNode: return "node";
+    case MapBy::kCore:
+      return "core";
+    case MapBy::kNuma:
+      return "numa";
+    case MapBy::kPackage:
+      return "package";
+    case MapBy::kNode:
+      return "node";
   }
   return "?";
 }
 
 const char* bind_to_name(BindTo b) {
   switch (b) {
-    case BindTo::kDefault: return "default";
-    case BindTo::kCore: return "core";
-    case BindTo::kNuma: return "numa";
-    case BindTo::kPackage: return "package";
-    case BindTo::kNone: return "none";
+    case BindTo::kDefault:
+      return "default";
+    case BindTo::kCore:
+      return "core";
+    case BindTo::kNuma:
+      return "numa";
+    case BindTo::kPackage:
+      return "package";
+    case BindTo::kNone:
+      return "none";
   }
   return "?";
 }
@@ -159,11 +168,14 @@ const char* bind_to_name(BindTo b) {
 std::string resolve_program(const std::string& name) {
   if (name.find('/') != std::string::npos) {
     switch (check_file(name)) {
-      case FileCheck::kOk: return name;
-      case FileCheck::kMissing: throw UsageError("program '" + name + "' not found");
+      case FileCheck::kOk:
+        return name;
+      case FileCheck::kMissing:
+        throw UsageError("program '" + name + "' not found");
       case FileCheck::kNotRegular:
         throw UsageError("program '" + name + "' is not an executable file");
-      case FileCheck::kNotExecutable: throw UsageError("program '" + name + "' is not executable");
+      case FileCheck::kNotExecutable:
+        throw UsageError("program '" + name + "' is not executable");
     }
   }
   const char* path_env = std::getenv("PATH");

@@ -39,10 +39,14 @@ hwloc_obj_type_t group_type(MapBy m) {
 
 const char* type_word(hwloc_obj_type_t t) {
   switch (t) {
-    case HWLOC_OBJ_NUMANODE: return "numa";
-    case HWLOC_OBJ_PACKAGE: return "package";
-    case HWLOC_OBJ_PU: return "PU";
-    default: return "core";
+    case HWLOC_OBJ_NUMANODE:
+      return "numa";
+    case HWLOC_OBJ_PACKAGE:
+      return "package";
+    case HWLOC_OBJ_PU:
+      return "PU";
+    default:
+      return "core";
   }
 }
 

@@ -42,8 +42,7 @@ class OpWaiter {
   static pmix_status_t finish(OpWaiter* self, pmix_status_t rc, std::chrono::milliseconds limit) {
     if (rc == PMIX_SUCCESS) {
       std::unique_lock lock(self->mutex_);
-      if (!self->cv_.wait_for(lock, limit, [self] { return self->done_; }))
-        return PMIX_ERR_TIMEOUT;
+      if (!self->cv_.wait_for(lock, limit, [self] { return self->done_; })) return PMIX_ERR_TIMEOUT;
       rc = self->status_;
     } else if (rc == PMIX_OPERATION_SUCCEEDED) {
       rc = PMIX_SUCCESS;
@@ -89,11 +88,10 @@ pmix_status_t on_client_finalized(const pmix_proc_t* proc, void*, pmix_op_cbfunc
 }
 
 // Whatever subset of procs the caller names, an MPI_Abort ends the whole job.
-pmix_status_t on_abort(const pmix_proc_t* proc, void*, int status, const char msg[],
-                       pmix_proc_t[], size_t, pmix_op_cbfunc_t, void*) {
+pmix_status_t on_abort(const pmix_proc_t* proc, void*, int status, const char msg[], pmix_proc_t[],
+                       size_t, pmix_op_cbfunc_t, void*) {
   ServerListener* l = g_listener;
-  if (int rank = job_rank(proc); rank >= 0 && l)
-    l->client_aborted(rank, status, msg ? msg : "");
+  if (int rank = job_rank(proc); rank >= 0 && l) l->client_aborted(rank, status, msg ? msg : "");
   return PMIX_OPERATION_SUCCEEDED;
 }
 

@@ -258,8 +258,7 @@ void PmlImpl::process_match(int peer, const MatchHdr& mh, const void* hdr, size_
       break;
     }
     case HdrType::kRts:
-      ok = ok && read_hdr(hdr, hdr_len, &h) &&
-           payload_len == peers_[peer].btl->caps().rkey_size;
+      ok = ok && read_hdr(hdr, hdr_len, &h) && payload_len == peers_[peer].btl->caps().rkey_size;
       break;
     default:
       ok = false;

@@ -24,8 +24,8 @@ constexpr int kAnyTag = -1;
 /// Error codes in Status::error (the runtime maps them to MPI error classes).
 enum : int {
   kOk = 0,
-  kErrTruncate = 1,  ///< message longer than the receive buffer; buffer holds the first bytes
-  kErrTransport = 2, ///< the backend failed (peer gone); the runtime reports it
+  kErrTruncate = 1,   ///< message longer than the receive buffer; buffer holds the first bytes
+  kErrTransport = 2,  ///< the backend failed (peer gone); the runtime reports it
 };
 
 enum class SendMode : uint8_t {
@@ -38,7 +38,7 @@ struct Status {
   int source = kAnySource;  ///< rank in the communicator that sent it
   int tag = kAnyTag;
   int error = kOk;
-  size_t bytes = 0;         ///< bytes delivered into the buffer (<= buffer size)
+  size_t bytes = 0;  ///< bytes delivered into the buffer (<= buffer size)
   bool cancelled = false;
 };
 
@@ -56,7 +56,7 @@ struct Request {
   /// keeps spinning instead of yielding). kGeneric requests belong to the runtime:
   /// Pml::release() ignores them.
   bool (*poll)(Request* self) = nullptr;
-  void* user = nullptr;     ///< free for the runtime's use
+  void* user = nullptr;  ///< free for the runtime's use
   virtual ~Request() = default;
 };
 
@@ -78,12 +78,12 @@ struct Message;
 
 struct Stats {
   uint64_t eager_msgs = 0, eager_bytes = 0;
-  uint64_t rndv_msgs = 0, rndv_bytes = 0;        ///< sent by rendezvous (get by the receiver)
-  uint64_t rndv_fallback_msgs = 0;               ///< rendezvous that used the copy pipeline
+  uint64_t rndv_msgs = 0, rndv_bytes = 0;  ///< sent by rendezvous (get by the receiver)
+  uint64_t rndv_fallback_msgs = 0;         ///< rendezvous that used the copy pipeline
   uint64_t sync_msgs = 0;
   uint64_t self_msgs = 0;
-  uint64_t unexpected_msgs = 0;                  ///< arrivals that found no posted receive
-  uint64_t unexpected_peak = 0;                  ///< deepest unexpected queue seen
+  uint64_t unexpected_msgs = 0;  ///< arrivals that found no posted receive
+  uint64_t unexpected_peak = 0;  ///< deepest unexpected queue seen
 };
 
 class Pml {

@@ -33,8 +33,8 @@ struct ReqBase : Request, Hook<AllTag> {
 struct SendReq : ReqBase, Hook<ActiveTag> {
   const uint8_t* buf = nullptr;
   size_t len = 0;
-  Convertor* conv = nullptr;            ///< non-contiguous data: packed per fragment
-  std::unique_ptr<uint8_t[]> staging;   ///< an eager non-contiguous message, packed whole
+  Convertor* conv = nullptr;           ///< non-contiguous data: packed per fragment
+  std::unique_ptr<uint8_t[]> staging;  ///< an eager non-contiguous message, packed whole
   SendMode mode = SendMode::kStandard;
   bool rndv = false;        ///< sent as RTS (completes on FIN or after the last fragment)
   bool registered = false;  ///< reg is live and must be dereg()ed
@@ -53,8 +53,8 @@ struct GetChunk {
   btl::Completion c;  // first member: the completion pointer converts back to the chunk
   RecvReq* req = nullptr;
   size_t len = 0;
-  size_t pos = 0;         ///< message offset of the chunk (unpacked from dst when done)
-  uint8_t* dst = nullptr; ///< bounce buffer of a receive with a Convertor
+  size_t pos = 0;          ///< message offset of the chunk (unpacked from dst when done)
+  uint8_t* dst = nullptr;  ///< bounce buffer of a receive with a Convertor
   bool busy = false;
 };
 static_assert(std::is_standard_layout_v<GetChunk>);
@@ -63,8 +63,8 @@ static_assert(kMaxHdrLen <= btl::kMaxQueuedHdr);
 struct RecvReq : ReqBase, PostedEntry, Hook<ActiveTag> {
   uint8_t* buf = nullptr;
   size_t cap = 0;
-  Convertor* conv = nullptr;           ///< non-contiguous data: unpacked as bytes arrive
-  std::unique_ptr<uint8_t[]> bounce;   ///< get() targets of a receive with a Convertor
+  Convertor* conv = nullptr;          ///< non-contiguous data: unpacked as bytes arrive
+  std::unique_ptr<uint8_t[]> bounce;  ///< get() targets of a receive with a Convertor
   size_t bounce_chunk = 0;
   // Rendezvous state, once matched with an RTS.
   uint64_t sreq = 0;
@@ -108,7 +108,7 @@ struct Message : ArrivedEntry, Hook<AllTag> {
   RtsHdr hdr{};
   std::unique_ptr<uint8_t[]> data;  ///< eager payload, hdr.len bytes
   size_t data_cap = 0;              ///< bytes allocated at data (kept when recycled)
-  bool taken = false;  ///< taken out of the queues by improbe: listed in taken_msgs_
+  bool taken = false;               ///< taken out of the queues by improbe: listed in taken_msgs_
 };
 
 /// A kAmMatch message that arrived ahead of its sequence number.

@@ -16,11 +16,11 @@ namespace mpr::pml {
 
 /// Protocol tunables, read once from MPR_* parameters by from_params().
 struct PmlConfig {
-  size_t get_chunk = size_t{8} << 20;  ///< bytes per rendezvous get()
-  int get_inflight = 4;                ///< get()s outstanding per receive
-  int frag_budget = 16;                ///< copy-pipeline fragments per request per progress()
-  size_t pack_chunk = size_t{1} << 20; ///< bounce buffer per get() of a non-contiguous receive
-  int spin_count = 2000;               ///< empty polls before wait() starts yielding
+  size_t get_chunk = size_t{8} << 20;   ///< bytes per rendezvous get()
+  int get_inflight = 4;                 ///< get()s outstanding per receive
+  int frag_budget = 16;                 ///< copy-pipeline fragments per request per progress()
+  size_t pack_chunk = size_t{1} << 20;  ///< bounce buffer per get() of a non-contiguous receive
+  int spin_count = 2000;                ///< empty polls before wait() starts yielding
   static PmlConfig from_params();
 };
 

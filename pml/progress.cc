@@ -14,8 +14,8 @@ namespace mpr::pml {
 void PmlImpl::send_ctl(int peer, const void* hdr, size_t hdr_len, SendReq* done_on_send, int am_id,
                        const void* data, size_t len) {
   assert(hdr_len <= kMaxHdrLen);
-  reg_.send_or_queue(peer, am_id, hdr, hdr_len, data, len, done_on_send ? &on_sent : nullptr,
-                     this, done_on_send);
+  reg_.send_or_queue(peer, am_id, hdr, hdr_len, data, len, done_on_send ? &on_sent : nullptr, this,
+                     done_on_send);
 }
 
 void PmlImpl::on_sent(void* ctx, void* req) {

@@ -200,8 +200,8 @@ int PmlImpl::drive_pipelines() {
     SendReq* next = IList<SendReq, ActiveTag>::next(s);
     Peer& p = peers_[s->peer];
     // Fragments wait behind queued messages to keep the per-peer queue the only backlog.
-    for (int n = 0; n < cfg_.frag_budget && !reg_.backlogged(s->peer) && s->frag_offset < s->frag_limit;
-         ++n) {
+    for (int n = 0;
+         n < cfg_.frag_budget && !reg_.backlogged(s->peer) && s->frag_offset < s->frag_limit; ++n) {
       size_t len = std::min(p.frag_payload, s->frag_limit - s->frag_offset);
       FragHdr f{};
       f.type = HdrType::kFrag;

@@ -55,7 +55,7 @@ struct ShmConfig {
   size_t eager_limit = 0;
   bool cma_enabled = true;
   size_t cma_min = 0;  ///< smallest rendezvous message read with CMA
-  std::string notes;  ///< what was adjusted, for verbose mode
+  std::string notes;   ///< what was adjusted, for verbose mode
 };
 ShmConfig read_config();
 

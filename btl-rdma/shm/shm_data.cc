@@ -28,10 +28,9 @@ Status ShmBtl::send_am(int peer, int am_id, const void* hdr, size_t hdr_len,
       hdr_len + payload > caps_.max_am_size)
     throw std::invalid_argument("shm: rank " + std::to_string(rank_) + ": send_am to rank " +
                                 std::to_string(peer) + ": am_id " + std::to_string(am_id) +
-                                " with " + std::to_string(hdr_len) + "+" +
-                                std::to_string(payload) + " bytes (max_am_size " +
-                                std::to_string(caps_.max_am_size) + ", header at most " +
-                                std::to_string(kMaxRecordHdr) + ")");
+                                " with " + std::to_string(hdr_len) + "+" + std::to_string(payload) +
+                                " bytes (max_am_size " + std::to_string(caps_.max_am_size) +
+                                ", header at most " + std::to_string(kMaxRecordHdr) + ")");
 
   RingProducer& ring = out_[size_t(li)];
   const size_t body = hdr_len + payload;

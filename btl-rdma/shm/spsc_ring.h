@@ -8,22 +8,22 @@
 // Layout. The area is cut in 16-byte cells. A record of one or two cells (a header word and up
 // to 24 bytes) may start at any cell where it does not cross a cache line, so two tiny
 // messages share a line. (One message per line made a stream of tiny messages cost a line
-// transfer each; docs/MEASUREMENTS.md has the numbers behind this file's choices.) A longer record takes whole lines from a line start: where
-// the previous record ended mid-line, the producer leaves a skip mark there and starts the
-// record at the next line. (Records packed across line boundaries made 16-64 B streams 25%
-// slower: the consumer read lines the producer was still writing into.) A record that does
-// not fit before the end of the area runs on into the spill area behind it (one largest
-// record long), so every record is contiguous; the next one starts at the wrapped position.
-// A producer whose consumer keeps up goes back to cell 0 after the first 32 KiB, behind a
-// skip mark over the rest of the area, so a steady exchange stays in a few cached lines.
+// transfer each; docs/MEASUREMENTS.md has the numbers behind this file's choices.) A longer record
+// takes whole lines from a line start: where the previous record ended mid-line, the producer
+// leaves a skip mark there and starts the record at the next line. (Records packed across line
+// boundaries made 16-64 B streams 25% slower: the consumer read lines the producer was still
+// writing into.) A record that does not fit before the end of the area runs on into the spill area
+// behind it (one largest record long), so every record is contiguous; the next one starts at the
+// wrapped position. A producer whose consumer keeps up goes back to cell 0 after the first 32 KiB,
+// behind a skip mark over the rest of the area, so a steady exchange stays in a few cached lines.
 //
 // Publishing. Each record starts with a header word: a 14-bit stamp with the top bit of its 16
 // set (so a published header is never zero), a skip bit, and 48 bits that are the caller's
-// (meta; a skip mark's are the number of cells to skip). The consumer polls the header word of the cell where the next record starts; the
-// producer writes it last (release), after filling the record. The word the consumer polls
-// holds either 0 or a header published for it, never stale bytes of an older record (so no
-// payload can pass for a header), because the producer zeroed it before publishing the record
-// in front of it:
+// (meta; a skip mark's are the number of cells to skip). The consumer polls the header word of the
+// cell where the next record starts; the producer writes it last (release), after filling the
+// record. The word the consumer polls holds either 0 or a header published for it, never stale
+// bytes of an older record (so no payload can pass for a header), because the producer zeroed it
+// before publishing the record in front of it:
 //   - mid-line, with that record, which ends in the same line;
 //   - at a line start after a record of up to 8 lines, earlier: each such record, once
 //     published, zeroes the line starts of the next zero_ahead lines past it (lines the
@@ -192,13 +192,13 @@ class RingProducer {
     if (next >= ncells_) next -= ncells_;
     // Mid-line, the next record's header word is in the line just written.
     if (next % kCellsPerLine) detail::word_at(base_, next)->store(0, std::memory_order_relaxed);
-    detail::word_at(base_, at)->store(
-        detail::stamp_for(tail_ + skip) | (meta << (64 - kMetaBits)), std::memory_order_release);
+    detail::word_at(base_, at)->store(detail::stamp_for(tail_ + skip) | (meta << (64 - kMetaBits)),
+                                      std::memory_order_release);
     // The mark last: a consumer that follows it finds the record there.
     if (skip)
-      detail::word_at(base_, pos_)->store(
-          detail::stamp_for(tail_) | detail::kSkipBit | skip << (64 - kMetaBits),
-          std::memory_order_release);
+      detail::word_at(base_, pos_)
+          ->store(detail::stamp_for(tail_) | detail::kSkipBit | skip << (64 - kMetaBits),
+                  std::memory_order_release);
     const uint64_t rec_end = detail::round_to_line(tail_ + skip + k);
     tail_ += skip + k;
     pos_ = next;

@@ -270,8 +270,8 @@ bool VerbsBtl::setup_registration() {
   }
   if (!cfg_.rcache) validation_ = "off";
   res_->registrar = std::make_unique<MrRegistrar>(res_->pd.get(), access);
-  res_->rcache = std::make_unique<rcache::Rcache>(*res_->registrar, ro,
-                                                  &rcache::PagemapFrames::instance());
+  res_->rcache =
+      std::make_unique<rcache::Rcache>(*res_->registrar, ro, &rcache::PagemapFrames::instance());
   return atomics;
 }
 

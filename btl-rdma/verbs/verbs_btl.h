@@ -282,7 +282,7 @@ class VerbsBtl final : public Btl {
   int posted_recvs_ = 0;
   int credits_reserved_ = 0;  ///< sum of credits_given over peers
 
-  std::vector<int32_t> send_free_;     ///< free send bounce buffers (Resources::send)
+  std::vector<int32_t> send_free_;      ///< free send bounce buffers (Resources::send)
   std::vector<uint32_t> ud_send_free_;  ///< free UD send slots (Resources::ud)
   std::vector<int32_t> atomic_free_;    ///< free atomic result slots (Resources::atomic_slots)
 
@@ -302,7 +302,7 @@ class VerbsBtl final : public Btl {
     RegisteredMem<CreditSlot> credit_in;
     // Connection-manager UD QP buffers: [recv slots][send slots], kUdSlot bytes each.
     RegisteredMem<char> ud;
-    RegisteredMem<char> send;                     ///< send bounce buffers, stride_ bytes each
+    RegisteredMem<char> send;                      ///< send bounce buffers, stride_ bytes each
     std::vector<RegisteredMem<char>> recv_chunks;  ///< kRecvChunk receive buffers each
     std::unique_ptr<rcache::Registrar> registrar;  ///< outlives the cache that calls it
     std::unique_ptr<rcache::Rcache> rcache;

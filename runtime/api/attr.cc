@@ -1,7 +1,7 @@
 // Attributes: keyvals with copy/delete callbacks, set/get/delete on communicators, the
 // predefined attributes every communicator answers, and the deprecated MPI-1 names.
-#include "runtime/api/check.h"
 #include "runtime/comm/attr.h"
+#include "runtime/api/check.h"
 #include "runtime/comm/comm.h"
 #include "runtime/core/errors_user.h"
 
@@ -28,18 +28,29 @@ void predefined(int keyval, int** value) {
   g_attrs.appnum = g_state.bootstrap->appnum();
   *value = nullptr;
   switch (keyval) {
-    case MPI_TAG_UB: *value = &g_attrs.tag_ub; break;
-    case MPI_HOST: *value = &g_attrs.host; break;
-    case MPI_IO: *value = &g_attrs.io; break;
-    case MPI_WTIME_IS_GLOBAL: *value = &g_attrs.wtime_is_global; break;
+    case MPI_TAG_UB:
+      *value = &g_attrs.tag_ub;
+      break;
+    case MPI_HOST:
+      *value = &g_attrs.host;
+      break;
+    case MPI_IO:
+      *value = &g_attrs.io;
+      break;
+    case MPI_WTIME_IS_GLOBAL:
+      *value = &g_attrs.wtime_is_global;
+      break;
     case MPI_UNIVERSE_SIZE:
       if (g_attrs.universe_size > 0) *value = &g_attrs.universe_size;
       break;
-    case MPI_LASTUSEDCODE: *value = &g_attrs.lastusedcode; break;
+    case MPI_LASTUSEDCODE:
+      *value = &g_attrs.lastusedcode;
+      break;
     case MPI_APPNUM:
       if (g_attrs.appnum >= 0) *value = &g_attrs.appnum;
       break;
-    default: break;
+    default:
+      break;
   }
 }
 
@@ -93,8 +104,7 @@ int get_attr(const char* fn, MPI_Comm h, int keyval, void* attribute_val, int* f
     if (value) *static_cast<int**>(attribute_val) = value;
     return MPI_SUCCESS;
   }
-  if (!to_keyval(keyval))
-    return raise_error(comm, MPI_ERR_KEYVAL, fn, "invalid keyval %d", keyval);
+  if (!to_keyval(keyval)) return raise_error(comm, MPI_ERR_KEYVAL, fn, "invalid keyval %d", keyval);
   AttrSet::Entry* e = comm->attrs().find(keyval);
   *flag = e != nullptr;
   // attribute_val is really a void** for user attributes.

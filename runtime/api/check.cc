@@ -18,8 +18,7 @@ int check_any_type(const char* fn, Comm* comm, MPI_Datatype h, Datatype** out) {
   if (!*out) {
     if (h == MPI_DATATYPE_NULL)
       return raise_error(comm, MPI_ERR_TYPE, fn, "invalid datatype MPI_DATATYPE_NULL");
-    return raise_error(comm, MPI_ERR_TYPE, fn, "invalid datatype handle %p",
-                       static_cast<void*>(h));
+    return raise_error(comm, MPI_ERR_TYPE, fn, "invalid datatype handle %p", static_cast<void*>(h));
   }
   if (!(*out)->committed)
     return raise_error(comm, MPI_ERR_TYPE, fn, "datatype %s is not committed", (*out)->name);
@@ -33,8 +32,8 @@ int check_any_op(const char* fn, Comm* comm, MPI_Op h, Op** out) {
   return raise_error(comm, MPI_ERR_OP, fn, "invalid op handle %p", static_cast<void*>(h));
 }
 
-int check_send(const char* fn, MPI_Comm h, const void* buf, int count, MPI_Datatype type,
-               int dest, int tag, Comm** comm, Datatype** dt) {
+int check_send(const char* fn, MPI_Comm h, const void* buf, int count, MPI_Datatype type, int dest,
+               int tag, Comm** comm, Datatype** dt) {
   MPR_TRY(check_running(fn));
   MPR_TRY(check_comm(fn, h, comm));
   MPR_TRY(check_count(fn, *comm, count));

@@ -16,9 +16,9 @@
 #define MPR_WEAK_ALIAS(name) \
   extern "C" decltype(PMPI_##name) MPI_##name __attribute__((weak, alias("PMPI_" #name)))
 
-#define MPR_TRY(expr)                          \
-  do {                                         \
-    int mpr_rc_ = (expr);                      \
+#define MPR_TRY(expr)                           \
+  do {                                          \
+    int mpr_rc_ = (expr);                       \
     if (mpr_rc_ != MPI_SUCCESS) return mpr_rc_; \
   } while (0)
 
@@ -79,14 +79,13 @@ inline int check_source(const char* fn, Comm* comm, int source) {
 
 inline int check_send_tag(const char* fn, Comm* comm, int tag) {
   if (tag >= 0) return MPI_SUCCESS;  // every non-negative int is <= kTagUb
-  return raise_error(comm, MPI_ERR_TAG, fn, "invalid tag %d (valid tags are 0..%d)", tag,
-                     kTagUb);
+  return raise_error(comm, MPI_ERR_TAG, fn, "invalid tag %d (valid tags are 0..%d)", tag, kTagUb);
 }
 
 inline int check_recv_tag(const char* fn, Comm* comm, int tag) {
   if (tag >= 0 || tag == MPI_ANY_TAG) return MPI_SUCCESS;
-  return raise_error(comm, MPI_ERR_TAG, fn,
-                     "invalid tag %d (valid tags are 0..%d and MPI_ANY_TAG)", tag, kTagUb);
+  return raise_error(comm, MPI_ERR_TAG, fn, "invalid tag %d (valid tags are 0..%d and MPI_ANY_TAG)",
+                     tag, kTagUb);
 }
 
 inline int check_root(const char* fn, Comm* comm, int root) {
@@ -101,8 +100,8 @@ inline int check_arg(const char* fn, Comm* comm, bool ok, const char* what) {
 }
 
 /// The common checks of a send: communicator, count, datatype, buffer, destination, tag.
-int check_send(const char* fn, MPI_Comm h, const void* buf, int count, MPI_Datatype type,
-               int dest, int tag, Comm** comm, Datatype** dt);
+int check_send(const char* fn, MPI_Comm h, const void* buf, int count, MPI_Datatype type, int dest,
+               int tag, Comm** comm, Datatype** dt);
 /// Same for a receive (source may be MPI_ANY_SOURCE, tag MPI_ANY_TAG).
 int check_recv(const char* fn, MPI_Comm h, const void* buf, int count, MPI_Datatype type,
                int source, int tag, Comm** comm, Datatype** dt);

@@ -148,8 +148,7 @@ extern "C" int PMPI_Comm_split_type(MPI_Comm h, int split_type, int key, MPI_Inf
     color = g_state.bootstrap->local_peers().front();
   } else {
     return raise_error(comm, MPI_ERR_ARG, fn,
-                       "invalid split_type %d (MPI_COMM_TYPE_SHARED or MPI_UNDEFINED)",
-                       split_type);
+                       "invalid split_type %d (MPI_COMM_TYPE_SHARED or MPI_UNDEFINED)", split_type);
   }
   Comm* c = nullptr;
   MPR_TRY(raise(comm, comm_split(fn, comm, color, key, &c)));
@@ -168,8 +167,8 @@ extern "C" int PMPI_Comm_create(MPI_Comm h, MPI_Group group, MPI_Comm* newcomm) 
   for (int p : g->members())
     if (std::find(comm->peers().begin(), comm->peers().end(), p) == comm->peers().end())
       return raise_error(comm, MPI_ERR_GROUP, fn,
-                         "the group contains job rank %d, which is not in the communicator%s",
-                         p, comm->is_inter() ? "'s local group" : "");
+                         "the group contains job rank %d, which is not in the communicator%s", p,
+                         comm->is_inter() ? "'s local group" : "");
   // A split: the group's members share a color (disjoint groups given by different processes
   // get different colors: their lowest members differ) and keep the group's order.
   int my = g->my_rank();
@@ -273,8 +272,7 @@ extern "C" int PMPI_Comm_remote_size(MPI_Comm h, int* size) {
   MPR_TRY(check_running(fn));
   MPR_TRY(check_comm(fn, h, &comm));
   MPR_TRY(check_arg(fn, comm, size, "size is NULL"));
-  if (!comm->is_inter())
-    return raise_error(comm, MPI_ERR_COMM, fn, "not an intercommunicator");
+  if (!comm->is_inter()) return raise_error(comm, MPI_ERR_COMM, fn, "not an intercommunicator");
   *size = comm->remote_size();
   return MPI_SUCCESS;
 }
@@ -298,8 +296,8 @@ extern "C" int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_
                          "invalid remote_leader %d (peer communicator size %d)", remote_leader,
                          peer->p2p_size());
     if (peer->peer(remote_leader) == job_rank())
-      return raise_error(local, MPI_ERR_RANK, fn,
-                         "remote_leader %d is the local leader itself", remote_leader);
+      return raise_error(local, MPI_ERR_RANK, fn, "remote_leader %d is the local leader itself",
+                         remote_leader);
   }
   Comm* c = nullptr;
   MPR_TRY(raise(local, intercomm_create(fn, local, local_leader, peer, remote_leader, tag, &c)));
@@ -313,8 +311,7 @@ extern "C" int PMPI_Intercomm_merge(MPI_Comm h, int high, MPI_Comm* newintracomm
   MPR_TRY(check_running(fn));
   MPR_TRY(check_comm(fn, h, &comm));
   MPR_TRY(check_arg(fn, comm, newintracomm, "newintracomm is NULL"));
-  if (!comm->is_inter())
-    return raise_error(comm, MPI_ERR_COMM, fn, "not an intercommunicator");
+  if (!comm->is_inter()) return raise_error(comm, MPI_ERR_COMM, fn, "not an intercommunicator");
   Comm* c = nullptr;
   MPR_TRY(raise(comm, intercomm_merge(fn, comm, high != 0, &c)));
   return deliver(c, newintracomm);

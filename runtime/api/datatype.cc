@@ -91,8 +91,8 @@ extern "C" int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint str
 MPR_WEAK_ALIAS(Type_create_hvector);
 
 // The MPI-1 name, still called by older codes.
-extern "C" int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride,
-                                 MPI_Datatype oldtype, MPI_Datatype* newtype) {
+extern "C" int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                                 MPI_Datatype* newtype) {
   return PMPI_Type_create_hvector(count, blocklength, stride, oldtype, newtype);
 }
 MPR_WEAK_ALIAS(Type_hvector);
@@ -108,8 +108,7 @@ extern "C" int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
                     "array_of_displacements is NULL"));
   MPR_TRY(check_any_type(fn, oldtype, &old));
   MPR_TRY(check_new(fn, newtype));
-  return done(dt::make_indexed(count, array_of_blocklengths, array_of_displacements, old),
-              newtype);
+  return done(dt::make_indexed(count, array_of_blocklengths, array_of_displacements, old), newtype);
 }
 MPR_WEAK_ALIAS(Type_indexed);
 
@@ -155,15 +154,13 @@ extern "C" int PMPI_Type_create_hindexed_block(int count, int blocklength,
                     "array_of_displacements is NULL"));
   MPR_TRY(check_any_type(fn, oldtype, &old));
   MPR_TRY(check_new(fn, newtype));
-  return done(dt::make_hindexed_block(count, blocklength, array_of_displacements, old),
-              newtype);
+  return done(dt::make_hindexed_block(count, blocklength, array_of_displacements, old), newtype);
 }
 MPR_WEAK_ALIAS(Type_create_hindexed_block);
 
 extern "C" int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
                                        const MPI_Aint array_of_displacements[],
-                                       const MPI_Datatype array_of_types[],
-                                       MPI_Datatype* newtype) {
+                                       const MPI_Datatype array_of_types[], MPI_Datatype* newtype) {
   constexpr const char* fn = "MPI_Type_create_struct";
   MPR_TRY(check_count_arg(fn, count));
   MPR_TRY(check_blocklens(fn, count, array_of_blocklengths));
@@ -183,9 +180,8 @@ extern "C" int PMPI_Type_create_struct(int count, const int array_of_blocklength
 MPR_WEAK_ALIAS(Type_create_struct);
 
 extern "C" int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[],
-                                         const int array_of_subsizes[],
-                                         const int array_of_starts[], int order,
-                                         MPI_Datatype oldtype, MPI_Datatype* newtype) {
+                                         const int array_of_subsizes[], const int array_of_starts[],
+                                         int order, MPI_Datatype oldtype, MPI_Datatype* newtype) {
   constexpr const char* fn = "MPI_Type_create_subarray";
   Datatype* old;
   if (ndims <= 0)
@@ -205,9 +201,9 @@ extern "C" int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[],
                        "invalid order %d (MPI_ORDER_C or MPI_ORDER_FORTRAN)", order);
   MPR_TRY(check_any_type(fn, oldtype, &old));
   MPR_TRY(check_new(fn, newtype));
-  return done(dt::make_subarray(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order,
-                                old),
-              newtype);
+  return done(
+      dt::make_subarray(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, old),
+      newtype);
 }
 MPR_WEAK_ALIAS(Type_create_subarray);
 
@@ -345,8 +341,8 @@ extern "C" int PMPI_Type_set_name(MPI_Datatype datatype, const char* type_name) 
 }
 MPR_WEAK_ALIAS(Type_set_name);
 
-extern "C" int PMPI_Type_get_envelope(MPI_Datatype datatype, int* num_integers,
-                                      int* num_addresses, int* num_datatypes, int* combiner) {
+extern "C" int PMPI_Type_get_envelope(MPI_Datatype datatype, int* num_integers, int* num_addresses,
+                                      int* num_datatypes, int* combiner) {
   constexpr const char* fn = "MPI_Type_get_envelope";
   Datatype* dt;
   MPR_TRY(check_arg(fn, nullptr, num_integers && num_addresses && num_datatypes && combiner,
@@ -360,9 +356,9 @@ extern "C" int PMPI_Type_get_envelope(MPI_Datatype datatype, int* num_integers,
 }
 MPR_WEAK_ALIAS(Type_get_envelope);
 
-extern "C" int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers,
-                                      int max_addresses, int max_datatypes,
-                                      int array_of_integers[], MPI_Aint array_of_addresses[],
+extern "C" int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
+                                      int max_datatypes, int array_of_integers[],
+                                      MPI_Aint array_of_addresses[],
                                       MPI_Datatype array_of_datatypes[]) {
   constexpr const char* fn = "MPI_Type_get_contents";
   Datatype* dt;
@@ -371,16 +367,16 @@ extern "C" int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers,
     return raise_error(nullptr, MPI_ERR_TYPE, fn,
                        "%s is predefined (MPI_COMBINER_NAMED): it has no contents", dt->name);
   const size_t ni = dt->ints.size(), na = dt->aints.size(), nd = dt->types.size();
-  if (max_integers < 0 || static_cast<size_t>(max_integers) < ni ||
-      max_addresses < 0 || static_cast<size_t>(max_addresses) < na ||
-      max_datatypes < 0 || static_cast<size_t>(max_datatypes) < nd)
+  if (max_integers < 0 || static_cast<size_t>(max_integers) < ni || max_addresses < 0 ||
+      static_cast<size_t>(max_addresses) < na || max_datatypes < 0 ||
+      static_cast<size_t>(max_datatypes) < nd)
     return raise_error(nullptr, MPI_ERR_ARG, fn,
                        "arrays too small: the type has %zu integers, %zu addresses and %zu "
                        "datatypes (MPI_Type_get_envelope)",
                        ni, na, nd);
-  MPR_TRY(check_arg(fn, nullptr, (ni == 0 || array_of_integers) &&
-                                     (na == 0 || array_of_addresses) &&
-                                     (nd == 0 || array_of_datatypes),
+  MPR_TRY(check_arg(fn, nullptr,
+                    (ni == 0 || array_of_integers) && (na == 0 || array_of_addresses) &&
+                        (nd == 0 || array_of_datatypes),
                     "an output array is NULL"));
   std::copy(dt->ints.begin(), dt->ints.end(), array_of_integers);
   std::copy(dt->aints.begin(), dt->aints.end(), array_of_addresses);

@@ -20,14 +20,14 @@ int refuse(const char* fn, MPI_Comm h) {
 
 }  // namespace
 
-extern "C" int PMPI_Comm_spawn(const char*, char*[], int, MPI_Info, int, MPI_Comm comm,
-                               MPI_Comm*, int[]) {
+extern "C" int PMPI_Comm_spawn(const char*, char*[], int, MPI_Info, int, MPI_Comm comm, MPI_Comm*,
+                               int[]) {
   return refuse("MPI_Comm_spawn", comm);
 }
 MPR_WEAK_ALIAS(Comm_spawn);
 
-extern "C" int PMPI_Comm_spawn_multiple(int, char*[], char**[], const int[], const MPI_Info[],
-                                        int, MPI_Comm comm, MPI_Comm*, int[]) {
+extern "C" int PMPI_Comm_spawn_multiple(int, char*[], char**[], const int[], const MPI_Info[], int,
+                                        MPI_Comm comm, MPI_Comm*, int[]) {
   return refuse("MPI_Comm_spawn_multiple", comm);
 }
 MPR_WEAK_ALIAS(Comm_spawn_multiple);

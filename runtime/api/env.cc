@@ -56,8 +56,7 @@ extern "C" int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void* baseptr) {
   constexpr size_t kAlign = 4096;
   size_t bytes = (static_cast<size_t>(size) + kAlign - 1) / kAlign * kAlign;
   void* p = std::aligned_alloc(kAlign, bytes ? bytes : kAlign);
-  if (!p)
-    return raise_error(nullptr, MPI_ERR_NO_MEM, fn, "cannot allocate %ld bytes", long(size));
+  if (!p) return raise_error(nullptr, MPI_ERR_NO_MEM, fn, "cannot allocate %ld bytes", long(size));
   g_allocs[p] = the_btls().pin(p, bytes ? bytes : kAlign);
   // baseptr is really a void** (C binding quirk of MPI).
   std::memcpy(baseptr, &p, sizeof p);
@@ -84,8 +83,7 @@ extern "C" int PMPI_Add_error_class(int* errorclass) {
   MPR_TRY(check_running(fn));
   MPR_TRY(check_arg(fn, nullptr, errorclass, "errorclass is NULL"));
   int cls = add_error_class();
-  if (cls < 0)
-    return raise_error(nullptr, MPI_ERR_OTHER, fn, "no error class numbers left");
+  if (cls < 0) return raise_error(nullptr, MPI_ERR_OTHER, fn, "no error class numbers left");
   *errorclass = cls;
   return MPI_SUCCESS;
 }
@@ -126,9 +124,9 @@ extern "C" int PMPI_Pcontrol(const int level, ...) {
 }
 MPR_WEAK_ALIAS(Pcontrol);
 
-#define MPR_HANDLE_CONVERSION(Name, Type)                                         \
-  extern "C" MPI_Fint PMPI_##Name##_c2f(Type h) { return to_fint(h); }            \
-  MPR_WEAK_ALIAS(Name##_c2f);                                                     \
+#define MPR_HANDLE_CONVERSION(Name, Type)                                                   \
+  extern "C" MPI_Fint PMPI_##Name##_c2f(Type h) { return to_fint(h); }                      \
+  MPR_WEAK_ALIAS(Name##_c2f);                                                               \
   extern "C" Type PMPI_##Name##_f2c(MPI_Fint f) { return static_cast<Type>(from_fint(f)); } \
   MPR_WEAK_ALIAS(Name##_f2c)
 

@@ -1,6 +1,6 @@
 // Groups: MPI_Comm_group / MPI_Comm_remote_group and every MPI_Group_* call.
-#include "runtime/api/handles.h"
 #include "runtime/comm/group.h"
+#include "runtime/api/handles.h"
 
 using namespace mpr::runtime;
 using namespace mpr::runtime::api;
@@ -29,8 +29,8 @@ int rank_list(const char* fn, Group* g, int n, const int* ranks, std::vector<int
   int cls = ops::check_ranks(g->size(), n, ranks, &why, &bad);
   if (cls != MPI_SUCCESS) {
     if (bad >= 0)
-      return raise_error(nullptr, cls, fn, "ranks[%d] = %d: %s (group size %d)", bad,
-                         ranks[bad], why, g->size());
+      return raise_error(nullptr, cls, fn, "ranks[%d] = %d: %s (group size %d)", bad, ranks[bad],
+                         why, g->size());
     return raise_error(nullptr, cls, fn, "%s", why);
   }
   out->assign(ranks, ranks + n);
@@ -106,8 +106,10 @@ extern "C" int PMPI_Group_translate_ranks(MPI_Group h1, int n, const int ranks1[
   MPR_TRY(check_arg(fn, nullptr, n == 0 || (ranks1 && ranks2), "ranks1 or ranks2 is NULL"));
   for (int i = 0; i < n; ++i)
     if (ranks1[i] != MPI_PROC_NULL && (ranks1[i] < 0 || ranks1[i] >= a->size()))
-      return raise_error(nullptr, MPI_ERR_RANK, fn, "ranks1[%d] = %d is not a rank of group1 "
-                         "(size %d)", i, ranks1[i], a->size());
+      return raise_error(nullptr, MPI_ERR_RANK, fn,
+                         "ranks1[%d] = %d is not a rank of group1 "
+                         "(size %d)",
+                         i, ranks1[i], a->size());
   ops::translate(a->members(), n, ranks1, b->members(), ranks2);
   return MPI_SUCCESS;
 }

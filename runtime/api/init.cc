@@ -40,8 +40,7 @@ extern "C" int PMPI_Init_thread(int* argc, char*** argv, int required, int* prov
     return raise_error(nullptr, MPI_ERR_ARG, "MPI_Init_thread",
                        "invalid thread level %d (MPI_THREAD_SINGLE..MPI_THREAD_MULTIPLE)",
                        required);
-  if (!provided)
-    return raise_error(nullptr, MPI_ERR_ARG, "MPI_Init_thread", "provided is NULL");
+  if (!provided) return raise_error(nullptr, MPI_ERR_ARG, "MPI_Init_thread", "provided is NULL");
   return init("MPI_Init_thread", required, provided);
 }
 MPR_WEAK_ALIAS(Init_thread);
@@ -96,8 +95,8 @@ MPR_WEAK_ALIAS(Abort);
 
 extern "C" int PMPI_Get_processor_name(char* name, int* resultlen) {
   MPR_TRY(check_running("MPI_Get_processor_name"));
-  MPR_TRY(check_arg("MPI_Get_processor_name", nullptr, name && resultlen,
-                    "name or resultlen is NULL"));
+  MPR_TRY(
+      check_arg("MPI_Get_processor_name", nullptr, name && resultlen, "name or resultlen is NULL"));
   return copy_string(g_state.bootstrap->hostname(), name, MPI_MAX_PROCESSOR_NAME, resultlen);
 }
 MPR_WEAK_ALIAS(Get_processor_name);
@@ -110,9 +109,9 @@ extern "C" int PMPI_Get_version(int* version, int* subversion) {
 MPR_WEAK_ALIAS(Get_version);
 
 extern "C" int PMPI_Get_library_version(char* version, int* resultlen) {
-  std::string v = std::string("MPR ") + PACKAGE_VERSION + " (MPI " +
-                  std::to_string(MPI_VERSION) + "." + std::to_string(MPI_SUBVERSION) +
-                  " subset; PMIx " + PMIx_Get_version() + ")";
+  std::string v = std::string("MPR ") + PACKAGE_VERSION + " (MPI " + std::to_string(MPI_VERSION) +
+                  "." + std::to_string(MPI_SUBVERSION) + " subset; PMIx " + PMIx_Get_version() +
+                  ")";
   return copy_string(v, version, MPI_MAX_LIBRARY_VERSION_STRING, resultlen);
 }
 MPR_WEAK_ALIAS(Get_library_version);

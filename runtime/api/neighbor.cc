@@ -74,8 +74,7 @@ CompoundRequest* start(const Plan& p, const std::vector<Xfer>& sends,
                                   recv_tag(p, static_cast<int>(i))));
   for (size_t j = 0; j < sends.size(); ++j)
     children.push_back(start_send(wire, sends[j].buf, sends[j].count, sends[j].type, p.out[j],
-                                  send_tag(p, static_cast<int>(j)),
-                                  mpr::pml::SendMode::kStandard));
+                                  send_tag(p, static_cast<int>(j)), mpr::pml::SendMode::kStandard));
   return compound_request(p.comm, std::move(children), -1);
 }
 
@@ -109,8 +108,8 @@ int allgather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype s
   if (request) MPR_TRY(check_arg(fn, p.comm, request, "request is NULL"));
   std::vector<Xfer> sends(p.out.size(), Xfer{at(sendbuf, 0), sendcount, sdt}), recvs;
   for (size_t i = 0; i < p.in.size(); ++i)
-    recvs.push_back({at(recvbuf, static_cast<MPI_Aint>(i) * recvcount * rdt->extent), recvcount,
-                     rdt});
+    recvs.push_back(
+        {at(recvbuf, static_cast<MPI_Aint>(i) * recvcount * rdt->extent), recvcount, rdt});
   return finish(fn, p, start(p, sends, recvs), request);
 }
 
@@ -127,8 +126,8 @@ int allgatherv(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype 
   std::vector<Xfer> sends(p.out.size(), Xfer{at(sendbuf, 0), sendcount, sdt}), recvs;
   for (size_t i = 0; i < p.in.size(); ++i) {
     MPR_TRY(check_xfer(fn, p.comm, recvbuf, recvcounts[i], recvtype, &rdt));
-    recvs.push_back({at(recvbuf, static_cast<MPI_Aint>(displs[i]) * rdt->extent), recvcounts[i],
-                     rdt});
+    recvs.push_back(
+        {at(recvbuf, static_cast<MPI_Aint>(displs[i]) * rdt->extent), recvcounts[i], rdt});
   }
   return finish(fn, p, start(p, sends, recvs), request);
 }
@@ -143,11 +142,11 @@ int alltoall(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype se
   MPR_TRY(check_xfer(fn, p.comm, recvbuf, recvcount, recvtype, &rdt));
   std::vector<Xfer> sends, recvs;
   for (size_t j = 0; j < p.out.size(); ++j)
-    sends.push_back({at(sendbuf, static_cast<MPI_Aint>(j) * sendcount * sdt->extent), sendcount,
-                     sdt});
+    sends.push_back(
+        {at(sendbuf, static_cast<MPI_Aint>(j) * sendcount * sdt->extent), sendcount, sdt});
   for (size_t i = 0; i < p.in.size(); ++i)
-    recvs.push_back({at(recvbuf, static_cast<MPI_Aint>(i) * recvcount * rdt->extent), recvcount,
-                     rdt});
+    recvs.push_back(
+        {at(recvbuf, static_cast<MPI_Aint>(i) * recvcount * rdt->extent), recvcount, rdt});
   return finish(fn, p, start(p, sends, recvs), request);
 }
 
@@ -166,21 +165,21 @@ int alltoallv(const char* fn, const void* sendbuf, const int sendcounts[], const
   std::vector<Xfer> sends, recvs;
   for (size_t j = 0; j < p.out.size(); ++j) {
     MPR_TRY(check_xfer(fn, p.comm, sendbuf, sendcounts[j], sendtype, &sdt));
-    sends.push_back({at(sendbuf, static_cast<MPI_Aint>(sdispls[j]) * sdt->extent), sendcounts[j],
-                     sdt});
+    sends.push_back(
+        {at(sendbuf, static_cast<MPI_Aint>(sdispls[j]) * sdt->extent), sendcounts[j], sdt});
   }
   for (size_t i = 0; i < p.in.size(); ++i) {
     MPR_TRY(check_xfer(fn, p.comm, recvbuf, recvcounts[i], recvtype, &rdt));
-    recvs.push_back({at(recvbuf, static_cast<MPI_Aint>(rdispls[i]) * rdt->extent), recvcounts[i],
-                     rdt});
+    recvs.push_back(
+        {at(recvbuf, static_cast<MPI_Aint>(rdispls[i]) * rdt->extent), recvcounts[i], rdt});
   }
   return finish(fn, p, start(p, sends, recvs), request);
 }
 
-int alltoallw(const char* fn, const void* sendbuf, const int sendcounts[],
-              const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void* recvbuf,
-              const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
-              MPI_Comm h, MPI_Request* request) {
+int alltoallw(const char* fn, const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+              const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+              const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm h,
+              MPI_Request* request) {
   Plan p;
   MPR_TRY(prepare(fn, h, sendbuf, &p));
   MPR_TRY(check_arg(fn, p.comm, p.out.empty() || (sendcounts && sdispls && sendtypes),
@@ -211,12 +210,11 @@ extern "C" int PMPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_D
 }
 MPR_WEAK_ALIAS(Neighbor_allgather);
 
-extern "C" int PMPI_Neighbor_allgatherv(const void* sendbuf, int sendcount,
-                                        MPI_Datatype sendtype, void* recvbuf,
-                                        const int recvcounts[], const int displs[],
+extern "C" int PMPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                        void* recvbuf, const int recvcounts[], const int displs[],
                                         MPI_Datatype recvtype, MPI_Comm comm) {
-  return allgatherv("MPI_Neighbor_allgatherv", sendbuf, sendcount, sendtype, recvbuf,
-                    recvcounts, displs, recvtype, comm, nullptr);
+  return allgatherv("MPI_Neighbor_allgatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                    displs, recvtype, comm, nullptr);
 }
 MPR_WEAK_ALIAS(Neighbor_allgatherv);
 
@@ -247,26 +245,23 @@ extern "C" int PMPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts
 }
 MPR_WEAK_ALIAS(Neighbor_alltoallw);
 
-extern "C" int PMPI_Ineighbor_allgather(const void* sendbuf, int sendcount,
-                                        MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                                        MPI_Datatype recvtype, MPI_Comm comm,
-                                        MPI_Request* request) {
+extern "C" int PMPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                        void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                                        MPI_Comm comm, MPI_Request* request) {
   constexpr const char* fn = "MPI_Ineighbor_allgather";
   MPR_TRY(check_arg(fn, nullptr, request, "request is NULL"));
-  return allgather(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                   request);
+  return allgather(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 }
 MPR_WEAK_ALIAS(Ineighbor_allgather);
 
-extern "C" int PMPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount,
-                                         MPI_Datatype sendtype, void* recvbuf,
-                                         const int recvcounts[], const int displs[],
+extern "C" int PMPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                         void* recvbuf, const int recvcounts[], const int displs[],
                                          MPI_Datatype recvtype, MPI_Comm comm,
                                          MPI_Request* request) {
   constexpr const char* fn = "MPI_Ineighbor_allgatherv";
   MPR_TRY(check_arg(fn, nullptr, request, "request is NULL"));
-  return allgatherv(fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
-                    comm, request);
+  return allgatherv(fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
+                    request);
 }
 MPR_WEAK_ALIAS(Ineighbor_allgatherv);
 
@@ -280,10 +275,10 @@ extern "C" int PMPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_D
 MPR_WEAK_ALIAS(Ineighbor_alltoall);
 
 extern "C" int PMPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[],
-                                        const int sdispls[], MPI_Datatype sendtype,
-                                        void* recvbuf, const int recvcounts[],
-                                        const int rdispls[], MPI_Datatype recvtype,
-                                        MPI_Comm comm, MPI_Request* request) {
+                                        const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
+                                        const int recvcounts[], const int rdispls[],
+                                        MPI_Datatype recvtype, MPI_Comm comm,
+                                        MPI_Request* request) {
   constexpr const char* fn = "MPI_Ineighbor_alltoallv";
   MPR_TRY(check_arg(fn, nullptr, request, "request is NULL"));
   return alltoallv(fn, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,

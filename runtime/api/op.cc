@@ -1,6 +1,6 @@
 // User-defined reduction operations.
-#include "runtime/api/check.h"
 #include "runtime/dt/op.h"
+#include "runtime/api/check.h"
 
 using namespace mpr::runtime;
 using namespace mpr::runtime::api;

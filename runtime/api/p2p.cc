@@ -14,8 +14,8 @@ using mpr::pml::SendMode;
 
 namespace {
 
-int blocking_send(const char* fn, const void* buf, int count, MPI_Datatype type, int dest,
-                  int tag, MPI_Comm h, SendMode mode) {
+int blocking_send(const char* fn, const void* buf, int count, MPI_Datatype type, int dest, int tag,
+                  MPI_Comm h, SendMode mode) {
   Comm* comm;
   Datatype* dt;
   MPR_TRY(check_send(fn, h, buf, count, type, dest, tag, &comm, &dt));
@@ -54,8 +54,8 @@ MPR_WEAK_ALIAS(Rsend);
 
 extern "C" int PMPI_Isend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
                           MPI_Comm comm, MPI_Request* request) {
-  return nonblocking_send("MPI_Isend", buf, count, datatype, dest, tag, comm,
-                          SendMode::kStandard, request);
+  return nonblocking_send("MPI_Isend", buf, count, datatype, dest, tag, comm, SendMode::kStandard,
+                          request);
 }
 MPR_WEAK_ALIAS(Isend);
 

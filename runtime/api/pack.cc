@@ -26,10 +26,9 @@ int check_pack(const char* fn, MPI_Comm h, int count, MPI_Datatype type, const i
   *bytes = static_cast<size_t>(count) * (*dt)->size;
   if (*bytes > static_cast<size_t>(packed_size - *position))
     return raise_error(*comm, MPI_ERR_TRUNCATE, fn,
-                       "%zu bytes do not fit at position %d of the %d-byte packed buffer",
-                       *bytes, *position, packed_size);
-  if (*bytes > 0 && !packed)
-    return raise_error(*comm, MPI_ERR_BUFFER, fn, "packed buffer is NULL");
+                       "%zu bytes do not fit at position %d of the %d-byte packed buffer", *bytes,
+                       *position, packed_size);
+  if (*bytes > 0 && !packed) return raise_error(*comm, MPI_ERR_BUFFER, fn, "packed buffer is NULL");
   return MPI_SUCCESS;
 }
 
@@ -49,8 +48,8 @@ extern "C" int PMPI_Pack(const void* inbuf, int incount, MPI_Datatype datatype, 
 }
 MPR_WEAK_ALIAS(Pack);
 
-extern "C" int PMPI_Unpack(const void* inbuf, int insize, int* position, void* outbuf,
-                           int outcount, MPI_Datatype datatype, MPI_Comm h) {
+extern "C" int PMPI_Unpack(const void* inbuf, int insize, int* position, void* outbuf, int outcount,
+                           MPI_Datatype datatype, MPI_Comm h) {
   constexpr const char* fn = "MPI_Unpack";
   Comm* comm;
   Datatype* dt;

@@ -35,29 +35,29 @@ int start_one(const char* fn, MPI_Request* h) {
 
 }  // namespace
 
-extern "C" int PMPI_Send_init(const void* buf, int count, MPI_Datatype datatype, int dest,
-                              int tag, MPI_Comm comm, MPI_Request* request) {
+extern "C" int PMPI_Send_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+                              MPI_Comm comm, MPI_Request* request) {
   return send_init("MPI_Send_init", buf, count, datatype, dest, tag, comm, POp::kSend,
                    SendMode::kStandard, request);
 }
 MPR_WEAK_ALIAS(Send_init);
 
-extern "C" int PMPI_Ssend_init(const void* buf, int count, MPI_Datatype datatype, int dest,
-                               int tag, MPI_Comm comm, MPI_Request* request) {
+extern "C" int PMPI_Ssend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+                               MPI_Comm comm, MPI_Request* request) {
   return send_init("MPI_Ssend_init", buf, count, datatype, dest, tag, comm, POp::kSend,
                    SendMode::kSync, request);
 }
 MPR_WEAK_ALIAS(Ssend_init);
 
-extern "C" int PMPI_Rsend_init(const void* buf, int count, MPI_Datatype datatype, int dest,
-                               int tag, MPI_Comm comm, MPI_Request* request) {
+extern "C" int PMPI_Rsend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+                               MPI_Comm comm, MPI_Request* request) {
   return send_init("MPI_Rsend_init", buf, count, datatype, dest, tag, comm, POp::kSend,
                    SendMode::kReady, request);
 }
 MPR_WEAK_ALIAS(Rsend_init);
 
-extern "C" int PMPI_Bsend_init(const void* buf, int count, MPI_Datatype datatype, int dest,
-                               int tag, MPI_Comm comm, MPI_Request* request) {
+extern "C" int PMPI_Bsend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+                               MPI_Comm comm, MPI_Request* request) {
   return send_init("MPI_Bsend_init", buf, count, datatype, dest, tag, comm, POp::kBsend,
                    SendMode::kStandard, request);
 }
@@ -94,10 +94,9 @@ extern "C" int PMPI_Startall(int count, MPI_Request array_of_requests[]) {
 }
 MPR_WEAK_ALIAS(Startall);
 
-extern "C" int PMPI_Isendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                              int dest, int sendtag, void* recvbuf, int recvcount,
-                              MPI_Datatype recvtype, int source, int recvtag, MPI_Comm h,
-                              MPI_Request* request) {
+extern "C" int PMPI_Isendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                              int sendtag, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                              int source, int recvtag, MPI_Comm h, MPI_Request* request) {
   constexpr const char* fn = "MPI_Isendrecv";
   Comm* comm;
   Datatype *sdt, *rdt;
@@ -127,9 +126,9 @@ extern "C" int PMPI_Isendrecv_replace(void* buf, int count, MPI_Datatype datatyp
   auto copy = std::make_unique<char[]>(bytes ? bytes : 1);
   dt->pack(buf, static_cast<size_t>(count), copy.get());
   mpr::pml::Request* r = start_recv(comm, buf, count, dt, source, recvtag);
-  mpr::pml::Request* s = start_send(comm, copy.get(), static_cast<int>(bytes),
-                                    predefined_datatype(Basic::kByte), dest, sendtag,
-                                    SendMode::kStandard);
+  mpr::pml::Request* s =
+      start_send(comm, copy.get(), static_cast<int>(bytes), predefined_datatype(Basic::kByte), dest,
+                 sendtag, SendMode::kStandard);
   CompoundRequest* c = compound_request(comm, {r, s}, 0);
   c->buffer = std::move(copy);
   *request = to_handle(c);

@@ -26,8 +26,7 @@ int check_target(const char* fn, Win* w, int rank) {
 int check_wtype(const char* fn, Win* w, MPI_Datatype h, const Datatype** out) {
   Datatype* t = to_datatype(h);
   if (!t)
-    return rma::win_error(w, MPI_ERR_TYPE, fn, "invalid datatype handle %p",
-                          static_cast<void*>(h));
+    return rma::win_error(w, MPI_ERR_TYPE, fn, "invalid datatype handle %p", static_cast<void*>(h));
   if (!t->committed)
     return rma::win_error(w, MPI_ERR_TYPE, fn, "datatype %s is not committed", t->name);
   *out = t;
@@ -99,9 +98,9 @@ extern "C" int PMPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin
 MPR_WEAK_ALIAS(Get);
 
 extern "C" int PMPI_Accumulate(const void* origin_addr, int origin_count,
-                               MPI_Datatype origin_datatype, int target_rank,
-                               MPI_Aint target_disp, int target_count,
-                               MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+                               MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+                               int target_count, MPI_Datatype target_datatype, MPI_Op op,
+                               MPI_Win win) {
   constexpr const char* fn = "MPI_Accumulate";
   Win* w;
   const Op* o_op = nullptr;
@@ -111,7 +110,8 @@ extern "C" int PMPI_Accumulate(const void* origin_addr, int origin_count,
                      target_datatype, &o, &t));
   MPR_TRY(check_wop(fn, w, op, &o_op));
   if (o_op->id == OpId::kNoOp)
-    return rma::win_error(w, MPI_ERR_OP, fn, "MPI_NO_OP is only valid in MPI_Get_accumulate "
+    return rma::win_error(w, MPI_ERR_OP, fn,
+                          "MPI_NO_OP is only valid in MPI_Get_accumulate "
                           "and MPI_Fetch_and_op");
   return rma::accumulate(fn, w, o, Buf{nullptr, 0, nullptr}, target_rank, target_disp, t, o_op);
 }
@@ -119,8 +119,8 @@ MPR_WEAK_ALIAS(Accumulate);
 
 extern "C" int PMPI_Get_accumulate(const void* origin_addr, int origin_count,
                                    MPI_Datatype origin_datatype, void* result_addr,
-                                   int result_count, MPI_Datatype result_datatype,
-                                   int target_rank, MPI_Aint target_disp, int target_count,
+                                   int result_count, MPI_Datatype result_datatype, int target_rank,
+                                   MPI_Aint target_disp, int target_count,
                                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
   constexpr const char* fn = "MPI_Get_accumulate";
   Win* w;
@@ -144,9 +144,8 @@ extern "C" int PMPI_Get_accumulate(const void* origin_addr, int origin_count,
 }
 MPR_WEAK_ALIAS(Get_accumulate);
 
-extern "C" int PMPI_Fetch_and_op(const void* origin_addr, void* result_addr,
-                                 MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
-                                 MPI_Op op, MPI_Win win) {
+extern "C" int PMPI_Fetch_and_op(const void* origin_addr, void* result_addr, MPI_Datatype datatype,
+                                 int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win) {
   constexpr const char* fn = "MPI_Fetch_and_op";
   Win* w;
   const Op* o_op = nullptr;
@@ -157,8 +156,7 @@ extern "C" int PMPI_Fetch_and_op(const void* origin_addr, void* result_addr,
   MPR_TRY(check_target(fn, w, target_rank));
   if (!result_addr) return rma::win_error(w, MPI_ERR_BUFFER, fn, "result_addr is NULL");
   t.type = o.type;
-  return rma::accumulate(fn, w, o, Buf{result_addr, 1, o.type}, target_rank, target_disp, t,
-                         o_op);
+  return rma::accumulate(fn, w, o, Buf{result_addr, 1, o.type}, target_rank, target_disp, t, o_op);
 }
 MPR_WEAK_ALIAS(Fetch_and_op);
 
@@ -223,10 +221,9 @@ extern "C" int PMPI_Rget(void* origin_addr, int origin_count, MPI_Datatype origi
 MPR_WEAK_ALIAS(Rget);
 
 extern "C" int PMPI_Raccumulate(const void* origin_addr, int origin_count,
-                                MPI_Datatype origin_datatype, int target_rank,
-                                MPI_Aint target_disp, int target_count,
-                                MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
-                                MPI_Request* request) {
+                                MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+                                int target_count, MPI_Datatype target_datatype, MPI_Op op,
+                                MPI_Win win, MPI_Request* request) {
   constexpr const char* fn = "MPI_Raccumulate";
   MPR_TRY(check_request_arg(fn, win, request));
   int rc = PMPI_Accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
@@ -237,8 +234,8 @@ MPR_WEAK_ALIAS(Raccumulate);
 
 extern "C" int PMPI_Rget_accumulate(const void* origin_addr, int origin_count,
                                     MPI_Datatype origin_datatype, void* result_addr,
-                                    int result_count, MPI_Datatype result_datatype,
-                                    int target_rank, MPI_Aint target_disp, int target_count,
+                                    int result_count, MPI_Datatype result_datatype, int target_rank,
+                                    MPI_Aint target_disp, int target_count,
                                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
                                     MPI_Request* request) {
   constexpr const char* fn = "MPI_Rget_accumulate";
@@ -254,8 +251,8 @@ MPR_WEAK_ALIAS(Rget_accumulate);
 
 namespace {
 int check_assert(const char* fn, Win* w, int assert) {
-  constexpr int kAll = MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT |
-                       MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED;
+  constexpr int kAll = MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE |
+                       MPI_MODE_NOSUCCEED;
   if ((assert & ~kAll) == 0) return MPI_SUCCESS;
   return rma::win_error(w, MPI_ERR_ASSERT, fn, "invalid assert %d (allowed bits: MPI_MODE_*)",
                         assert);
@@ -265,8 +262,8 @@ int group_ranks(const char* fn, Win* w, MPI_Group g, std::vector<int>* out) {
   if (!grp) return rma::win_error(w, MPI_ERR_GROUP, fn, "invalid group %p", static_cast<void*>(g));
   *out = window_ranks(w, grp);
   if (out->size() != size_t(grp->size()))
-    return rma::win_error(w, MPI_ERR_GROUP, fn,
-                          "the group has processes outside window %s", w->label().c_str());
+    return rma::win_error(w, MPI_ERR_GROUP, fn, "the group has processes outside window %s",
+                          w->label().c_str());
   return MPI_SUCCESS;
 }
 }  // namespace

@@ -20,8 +20,8 @@ int check_topo(const char* fn, MPI_Comm h, int kind, Comm** comm, const Topology
   MPR_TRY(check_comm(fn, h, comm));
   *topo = (*comm)->topo();
   if (*topo && (kind == MPI_UNDEFINED || (*topo)->kind == kind)) return MPI_SUCCESS;
-  const char* want = kind == MPI_CART    ? "a Cartesian topology"
-                     : kind == MPI_GRAPH ? "a graph topology"
+  const char* want = kind == MPI_CART         ? "a Cartesian topology"
+                     : kind == MPI_GRAPH      ? "a graph topology"
                      : kind == MPI_DIST_GRAPH ? "a distributed graph topology"
                                               : "a topology";
   return raise_error(*comm, MPI_ERR_TOPOLOGY, fn, "the communicator has no %s", want);
@@ -30,8 +30,8 @@ int check_topo(const char* fn, MPI_Comm h, int kind, Comm** comm, const Topology
 // The processes with rank < nnodes form the new communicator; the others get MPI_COMM_NULL.
 int build(const char* fn, Comm* old, int nnodes, std::shared_ptr<Topology> topo, MPI_Comm* out) {
   Comm* c = nullptr;
-  MPR_TRY(raise(old, comm_split(fn, old, old->rank() < nnodes ? 0 : MPI_UNDEFINED, old->rank(),
-                                &c)));
+  MPR_TRY(
+      raise(old, comm_split(fn, old, old->rank() < nnodes ? 0 : MPI_UNDEFINED, old->rank(), &c)));
   if (c) c->set_topo(std::move(topo));
   *out = c ? c->handle() : MPI_COMM_NULL;
   return MPI_SUCCESS;
@@ -74,8 +74,8 @@ int check_graph_args(const char* fn, Comm* comm, int nnodes, const int* index, c
   MPR_TRY(check_arg(fn, comm, prev == 0 || edges, "edges is NULL"));
   for (int e = 0; e < prev; ++e)
     if (edges[e] < 0 || edges[e] >= nnodes)
-      return raise_error(comm, MPI_ERR_ARG, fn, "edges[%d] = %d is not a node (0..%d)", e,
-                         edges[e], nnodes - 1);
+      return raise_error(comm, MPI_ERR_ARG, fn, "edges[%d] = %d is not a node (0..%d)", e, edges[e],
+                         nnodes - 1);
   return MPI_SUCCESS;
 }
 
@@ -95,8 +95,10 @@ int check_neighbors(const char* fn, Comm* comm, int degree, const int* ranks, co
 bool has_weights(const int* w) { return w != MPI_UNWEIGHTED; }
 
 void copy_weights(std::vector<int>* out, const int* w, int n) {
-  if (has_weights(w) && w != MPI_WEIGHTS_EMPTY) out->assign(w, w + n);
-  else out->assign(static_cast<size_t>(n), 1);
+  if (has_weights(w) && w != MPI_WEIGHTS_EMPTY)
+    out->assign(w, w + n);
+  else
+    out->assign(static_cast<size_t>(n), 1);
 }
 
 }  // namespace
@@ -228,8 +230,8 @@ extern "C" int PMPI_Cart_sub(MPI_Comm h, const int remain_dims[], MPI_Comm* newc
   const Topology* t;
   MPR_TRY(check_topo(fn, h, MPI_CART, &comm, &t));
   const int n = static_cast<int>(t->dims.size());
-  MPR_TRY(check_arg(fn, comm, newcomm && (n == 0 || remain_dims),
-                    "remain_dims or newcomm is NULL"));
+  MPR_TRY(
+      check_arg(fn, comm, newcomm && (n == 0 || remain_dims), "remain_dims or newcomm is NULL"));
   // Color: position along the dropped dimensions; key: position in the kept sub-grid.
   std::vector<int> c = t->cart_coords(comm->rank());
   int color = 0, key = 0;
@@ -369,8 +371,8 @@ extern "C" int PMPI_Dist_graph_create_adjacent(MPI_Comm h, int indegree, const i
 MPR_WEAK_ALIAS(Dist_graph_create_adjacent);
 
 extern "C" int PMPI_Dist_graph_create(MPI_Comm h, int n, const int sources[], const int degrees[],
-                                      const int destinations[], const int weights[],
-                                      MPI_Info info, int reorder, MPI_Comm* comm_dist_graph) {
+                                      const int destinations[], const int weights[], MPI_Info info,
+                                      int reorder, MPI_Comm* comm_dist_graph) {
   constexpr const char* fn = "MPI_Dist_graph_create";
   Comm* comm;
   Info* in;
@@ -444,8 +446,8 @@ extern "C" int PMPI_Dist_graph_neighbors_count(MPI_Comm h, int* indegree, int* o
 MPR_WEAK_ALIAS(Dist_graph_neighbors_count);
 
 extern "C" int PMPI_Dist_graph_neighbors(MPI_Comm h, int maxindegree, int sources[],
-                                         int sourceweights[], int maxoutdegree,
-                                         int destinations[], int destweights[]) {
+                                         int sourceweights[], int maxoutdegree, int destinations[],
+                                         int destweights[]) {
   constexpr const char* fn = "MPI_Dist_graph_neighbors";
   Comm* comm;
   const Topology* t;

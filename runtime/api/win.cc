@@ -58,8 +58,8 @@ struct WinAttrValues {
 extern "C" int PMPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info info,
                                MPI_Comm comm, MPI_Win* win) {
   Win* w;
-  return new_window("MPI_Win_create", comm, info, MPI_WIN_FLAVOR_CREATE, base, size, disp_unit,
-                    win, &w);
+  return new_window("MPI_Win_create", comm, info, MPI_WIN_FLAVOR_CREATE, base, size, disp_unit, win,
+                    &w);
 }
 MPR_WEAK_ALIAS(Win_create);
 
@@ -74,8 +74,8 @@ extern "C" int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MP
 }
 MPR_WEAK_ALIAS(Win_allocate);
 
-extern "C" int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info,
-                                        MPI_Comm comm, void* baseptr, MPI_Win* win) {
+extern "C" int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                                        void* baseptr, MPI_Win* win) {
   constexpr const char* fn = "MPI_Win_allocate_shared";
   if (!baseptr) return raise_error(to_comm(comm), MPI_ERR_ARG, fn, "baseptr is NULL");
   Win* w;
@@ -235,8 +235,8 @@ int run_delete(const char* fn, Win* w, Keyval* kv, void* value) {
   if (!kv->win_delete_fn) return MPI_SUCCESS;
   int rc = kv->win_delete_fn(w->handle(), kv->id, value, kv->extra_state);
   if (rc == MPI_SUCCESS) return rc;
-  return rma::win_error(w, MPI_ERR_OTHER, fn,
-                        "the delete callback of keyval %d returned error %d", kv->id, rc);
+  return rma::win_error(w, MPI_ERR_OTHER, fn, "the delete callback of keyval %d returned error %d",
+                        kv->id, rc);
 }
 }  // namespace
 
@@ -261,11 +261,26 @@ extern "C" int PMPI_Win_get_attr(MPI_Win win, int keyval, void* attribute_val, i
   static WinAttrValues v;  // pointers into it stay valid until the next call, as in peers
   void* p = nullptr;
   switch (keyval) {
-    case MPI_WIN_BASE: v.base = w->base; p = v.base; break;
-    case MPI_WIN_SIZE: v.size = w->size; p = &v.size; break;
-    case MPI_WIN_DISP_UNIT: v.disp_unit = w->disp_unit; p = &v.disp_unit; break;
-    case MPI_WIN_CREATE_FLAVOR: v.flavor = w->flavor; p = &v.flavor; break;
-    case MPI_WIN_MODEL: v.model = MPI_WIN_UNIFIED; p = &v.model; break;
+    case MPI_WIN_BASE:
+      v.base = w->base;
+      p = v.base;
+      break;
+    case MPI_WIN_SIZE:
+      v.size = w->size;
+      p = &v.size;
+      break;
+    case MPI_WIN_DISP_UNIT:
+      v.disp_unit = w->disp_unit;
+      p = &v.disp_unit;
+      break;
+    case MPI_WIN_CREATE_FLAVOR:
+      v.flavor = w->flavor;
+      p = &v.flavor;
+      break;
+    case MPI_WIN_MODEL:
+      v.model = MPI_WIN_UNIFIED;
+      p = &v.model;
+      break;
     default: {
       Keyval* kv;
       MPR_TRY(win_keyval(fn, w, keyval, &kv));
@@ -289,8 +304,8 @@ extern "C" int PMPI_Win_delete_attr(MPI_Win win, int keyval) {
   MPR_TRY(win_keyval(fn, w, keyval, &kv));
   AttrSet::Entry* e = w->attrs.find(keyval);
   if (!e)
-    return rma::win_error(w, MPI_ERR_KEYVAL, fn, "keyval %d has no attribute on window %s",
-                          keyval, w->label().c_str());
+    return rma::win_error(w, MPI_ERR_KEYVAL, fn, "keyval %d has no attribute on window %s", keyval,
+                          w->label().c_str());
   MPR_TRY(run_delete(fn, w, kv, e->value));
   w->attrs.erase(keyval);
   return MPI_SUCCESS;

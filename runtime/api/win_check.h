@@ -11,7 +11,8 @@ namespace mpr::runtime::api {
 inline int check_win(const char* fn, MPI_Win h, rma::Win** out) {
   *out = rma::to_win(h);
   if (*out) return MPI_SUCCESS;
-  if (h == MPI_WIN_NULL) return raise_error(nullptr, MPI_ERR_WIN, fn, "invalid window MPI_WIN_NULL");
+  if (h == MPI_WIN_NULL)
+    return raise_error(nullptr, MPI_ERR_WIN, fn, "invalid window MPI_WIN_NULL");
   return raise_error(nullptr, MPI_ERR_WIN, fn, "invalid window handle %p", static_cast<void*>(h));
 }
 

@@ -45,8 +45,8 @@ void reduce_binomial(Schedule& s, const void* sendbuf, void* recvbuf, size_t cou
   const bool last_in_recvbuf = rank == root && rank == tree_root && recvbuf != sendbuf;
   char* bufs[kMaxChildren];
   for (int i = 0; i < nchildren; ++i) {
-    bufs[i] = last_in_recvbuf && i == nchildren - 1 ? static_cast<char*>(recvbuf)
-                                                     : s.scratch(bytes);
+    bufs[i] =
+        last_in_recvbuf && i == nchildren - 1 ? static_cast<char*>(recvbuf) : s.scratch(bytes);
     s.recv(bufs[i], bytes, children[i]);
   }
   const char* acc = static_cast<const char*>(sendbuf);

@@ -355,7 +355,8 @@ bool Schedule::advance() {
     }
     // Post the whole group; it ends at a local step or a fence.
     do post(mem_->steps[pos_++]);
-    while (pos_ < mem_->steps.size() && is_transfer(mem_->steps[pos_]) && !mem_->steps[pos_].new_group);
+    while (pos_ < mem_->steps.size() && is_transfer(mem_->steps[pos_]) &&
+           !mem_->steps[pos_].new_group);
   }
   return true;
 }

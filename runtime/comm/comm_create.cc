@@ -45,8 +45,8 @@ int split_intra(const char* fn, Comm* parent, int color, int key, Comm** out) {
   *out = nullptr;
   if (color == MPI_UNDEFINED) return MPI_SUCCESS;
   std::vector<int> ranks = members_of(all, color);
-  int my_index = static_cast<int>(std::find(ranks.begin(), ranks.end(), parent->rank()) -
-                                  ranks.begin());
+  int my_index =
+      static_cast<int>(std::find(ranks.begin(), ranks.end(), parent->rank()) - ranks.begin());
   auto* c = new Comm(job_ranks(ranks, parent->peers()), my_index, ctx, MPI_COMM_NULL);
   inherit(c, parent);
   *out = c;
@@ -99,8 +99,8 @@ int comm_split(const char* fn, Comm* parent, int color, int key, Comm** out) {
 
 int comm_create_group(const char* fn, Comm* parent, const std::vector<int>& group, int tag,
                       Comm** out) {
-  const int me = static_cast<int>(std::find(group.begin(), group.end(), job_rank()) -
-                                  group.begin());
+  const int me =
+      static_cast<int>(std::find(group.begin(), group.end(), job_rank()) - group.begin());
   ctl::Channel ch{parent->ctx_coll(), me, &group};
   uint32_t ctx = 0;
   int rc = agree_ctx(fn, ch, ctl::create_group_tag(tag), true, &ctx);

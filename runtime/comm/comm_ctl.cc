@@ -181,8 +181,7 @@ int sparse_exchange(const char* fn, const Channel& ch, int tag,
     int one = finish(fn, ch, req, peer);
     if (rc == MPI_SUCCESS) rc = one;
   }
-  std::sort(in->begin(), in->end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::sort(in->begin(), in->end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   return rc;
 }
 

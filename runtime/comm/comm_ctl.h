@@ -18,11 +18,11 @@ namespace mpr::runtime::ctl {
 
 // High tags: the collective algorithms number theirs from 1.
 enum Tag : int {
-  kTagCtlAgree = 0x7f000001,   ///< context id masks
-  kTagCtlGather,               ///< allgather / bcast of split and membership data
-  kTagCtlLeader,               ///< leader-to-leader exchanges of intercommunicator setup
-  kTagCtlDistGraph,            ///< MPI_Dist_graph_create edge exchange
-  kTagNeighbor = 0x7f100000,   ///< neighborhood collectives: + direction slot
+  kTagCtlAgree = 0x7f000001,  ///< context id masks
+  kTagCtlGather,              ///< allgather / bcast of split and membership data
+  kTagCtlLeader,              ///< leader-to-leader exchanges of intercommunicator setup
+  kTagCtlDistGraph,           ///< MPI_Dist_graph_create edge exchange
+  kTagNeighbor = 0x7f100000,  ///< neighborhood collectives: + direction slot
 };
 
 /// Tags for MPI_Comm_create_group and MPI_Intercomm_create, derived from the user's tag so that
@@ -54,8 +54,7 @@ int bcast_vec(const char* fn, const Channel& ch, int root, int tag, std::vector<
 /// Bitwise AND of `n` words over the channel, result everywhere (reduce to 0, then bcast).
 int allreduce_and(const char* fn, const Channel& ch, int tag, uint64_t* words, size_t n);
 /// Every rank contributes `each` bytes; `out` gets size() * each bytes in rank order.
-int allgather(const char* fn, const Channel& ch, int tag, const void* mine, size_t each,
-              void* out);
+int allgather(const char* fn, const Channel& ch, int tag, const void* mine, size_t each, void* out);
 
 /// Element-wise sum of `n` 64-bit counters over the channel, result everywhere.
 int allreduce_sum(const char* fn, const Channel& ch, int tag, int64_t* words, size_t n);

@@ -114,8 +114,8 @@ int check_ranks(int size, int n, const int* ranks, const char** why, int* bad_in
   return MPI_SUCCESS;
 }
 
-int expand_ranges(int size, int n, const int (*ranges)[3], std::vector<int>* out,
-                  const char** why, int* bad_index) {
+int expand_ranges(int size, int n, const int (*ranges)[3], std::vector<int>* out, const char** why,
+                  int* bad_index) {
   *bad_index = -1;
   if (n < 0) {
     *why = "negative number of ranges";

@@ -63,8 +63,8 @@ int compare(const std::vector<int>& a, const std::vector<int>& b);
 int check_ranks(int size, int n, const int* ranks, const char** why, int* bad_index);
 /// Expand MPI_Group_range_incl triplets (first, last, stride) into ranks; validates that every
 /// rank is in range, strides are non-zero and no rank appears twice.
-int expand_ranges(int size, int n, const int (*ranges)[3], std::vector<int>* out,
-                  const char** why, int* bad_index);
+int expand_ranges(int size, int n, const int (*ranges)[3], std::vector<int>* out, const char** why,
+                  int* bad_index);
 /// Members picked by rank (incl) and the complement (excl).
 std::vector<int> incl(const std::vector<int>& members, const std::vector<int>& ranks);
 std::vector<int> excl(const std::vector<int>& members, const std::vector<int>& ranks);

@@ -18,8 +18,8 @@ int intercomm_create(const char* fn, Comm* local, int local_leader, Comm* peer_c
   // The leaders swap their groups' members, then tell their own group.
   std::vector<uint8_t> remote_bytes;
   if (leader) {
-    int rc = ctl::exchange_vec(fn, bridge, remote_leader, bridge_tag,
-                               ctl::to_bytes(local->peers()), &remote_bytes);
+    int rc = ctl::exchange_vec(fn, bridge, remote_leader, bridge_tag, ctl::to_bytes(local->peers()),
+                               &remote_bytes);
     if (rc != MPI_SUCCESS) return rc;
   }
   int rc = ctl::bcast_vec(fn, lch, local_leader, ctl::kTagCtlGather, &remote_bytes);
@@ -32,8 +32,8 @@ int intercomm_create(const char* fn, Comm* local, int local_leader, Comm* peer_c
                         "an intercommunicator must be disjoint)",
                         p);
   uint32_t ctx = 0;
-  rc = agree_ctx_inter(fn, lch, local_leader, leader ? &bridge : nullptr, remote_leader,
-                       bridge_tag, true, &ctx);
+  rc = agree_ctx_inter(fn, lch, local_leader, leader ? &bridge : nullptr, remote_leader, bridge_tag,
+                       true, &ctx);
   if (rc != MPI_SUCCESS) return rc;
   auto* c = new Comm(local->peers(), local->rank(), std::move(remote), ctx);
   inherit(c, local);
@@ -57,8 +57,7 @@ int intercomm_merge(const char* fn, Comm* inter, bool high, Comm** out) {
   const bool remote_high = theirs[0] != 0;
   // With equal `high` on both sides, the group whose leader has the lower job rank goes first:
   // every process computes the same answer from what it already knows.
-  bool local_first = high != remote_high ? !high
-                                         : inter->peers()[0] < inter->remote_peers()[0];
+  bool local_first = high != remote_high ? !high : inter->peers()[0] < inter->remote_peers()[0];
   uint32_t ctx = 0;
   rc = agree_ctx_inter(fn, lch, 0, &bridge, 0, ctl::kTagCtlLeader, true, &ctx);
   if (rc != MPI_SUCCESS) return rc;

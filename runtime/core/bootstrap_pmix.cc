@@ -25,14 +25,29 @@ std::string status_text(pmix_status_t rc) {
 // Read an integer-valued key whatever integer type the server stored it as.
 bool value_to_int(const pmix_value_t* v, int64_t* out) {
   switch (v->type) {
-    case PMIX_UINT32: *out = v->data.uint32; return true;
-    case PMIX_UINT16: *out = v->data.uint16; return true;
-    case PMIX_INT: *out = v->data.integer; return true;
-    case PMIX_UINT: *out = v->data.uint; return true;
-    case PMIX_PROC_RANK: *out = v->data.rank; return true;
-    case PMIX_INT32: *out = v->data.int32; return true;
-    case PMIX_UINT64: *out = static_cast<int64_t>(v->data.uint64); return true;
-    default: return false;
+    case PMIX_UINT32:
+      *out = v->data.uint32;
+      return true;
+    case PMIX_UINT16:
+      *out = v->data.uint16;
+      return true;
+    case PMIX_INT:
+      *out = v->data.integer;
+      return true;
+    case PMIX_UINT:
+      *out = v->data.uint;
+      return true;
+    case PMIX_PROC_RANK:
+      *out = v->data.rank;
+      return true;
+    case PMIX_INT32:
+      *out = v->data.int32;
+      return true;
+    case PMIX_UINT64:
+      *out = static_cast<int64_t>(v->data.uint64);
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -43,8 +58,8 @@ class PmixBootstrap final : public JobBootstrap {
     if (rc != PMIX_SUCCESS) {
       std::string seen;
       launcher_detected(&seen);
-      throw std::runtime_error("started by a launcher (" + seen + ") but PMIx_Init failed: " +
-                               status_text(rc));
+      throw std::runtime_error("started by a launcher (" + seen +
+                               ") but PMIx_Init failed: " + status_text(rc));
     }
     initialized_ = true;
     PMIX_LOAD_PROCID(&wildcard_, me_.nspace, PMIX_RANK_WILDCARD);
@@ -76,8 +91,8 @@ class PmixBootstrap final : public JobBootstrap {
         optional_bool(PMIX_NODE_OVERSUBSCRIBED, &flag))
       oversubscribed_ = flag;
     else
-      oversubscribed_ = common::oversubscribed(static_cast<long>(local_peers_.size()),
-                                               common::affinity_cpus());
+      oversubscribed_ =
+          common::oversubscribed(static_cast<long>(local_peers_.size()), common::affinity_cpus());
     optional_bool(common::kKeyStartupWatch, &startup_watch_);
   }
 
@@ -120,8 +135,7 @@ class PmixBootstrap final : public JobBootstrap {
       PMIX_INFO_DESTRUCT(&info);
     }
     pmix_status_t rc = PMIx_Commit();
-    if (rc != PMIX_SUCCESS)
-      throw std::runtime_error("PMIx_Commit failed: " + status_text(rc));
+    if (rc != PMIX_SUCCESS) throw std::runtime_error("PMIx_Commit failed: " + status_text(rc));
     pmix_info_t info;
     bool collect = true;
     PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);

@@ -22,9 +22,7 @@ class SingletonBootstrap final : public JobBootstrap {
   const std::vector<int>& local_peers() const override { return peers_; }
   int local_rank() const override { return 0; }
   const std::string& job_id() const override { return job_id_; }
-  void put(const std::string& key, const std::vector<uint8_t>& value) override {
-    kv_[key] = value;
-  }
+  void put(const std::string& key, const std::vector<uint8_t>& value) override { kv_[key] = value; }
   void fence() override {}
   bool get(int rank, const std::string& key, std::vector<uint8_t>* value) override {
     auto it = kv_.find(key);

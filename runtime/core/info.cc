@@ -26,10 +26,14 @@ std::vector<std::string> command_line() {
 
 const char* thread_level_name(int level) {
   switch (level) {
-    case MPI_THREAD_SINGLE: return "MPI_THREAD_SINGLE";
-    case MPI_THREAD_FUNNELED: return "MPI_THREAD_FUNNELED";
-    case MPI_THREAD_SERIALIZED: return "MPI_THREAD_SERIALIZED";
-    default: return "MPI_THREAD_MULTIPLE";
+    case MPI_THREAD_SINGLE:
+      return "MPI_THREAD_SINGLE";
+    case MPI_THREAD_FUNNELED:
+      return "MPI_THREAD_FUNNELED";
+    case MPI_THREAD_SERIALIZED:
+      return "MPI_THREAD_SERIALIZED";
+    default:
+      return "MPI_THREAD_MULTIPLE";
   }
 }
 
@@ -51,8 +55,8 @@ void Info::set(const std::string& key, const std::string& value) {
 }
 
 bool Info::erase(const std::string& key) {
-  auto it = std::find_if(entries_.begin(), entries_.end(),
-                         [&](const auto& e) { return e.first == key; });
+  auto it =
+      std::find_if(entries_.begin(), entries_.end(), [&](const auto& e) { return e.first == key; });
   if (it == entries_.end()) return false;
   entries_.erase(it);
   return true;

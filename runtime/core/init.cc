@@ -39,22 +39,21 @@ void print_stats() {
   const pml::Stats& s = the_pml().stats();
   // One write, so blocks of different ranks do not interleave.
   char buf[1024];
-  std::snprintf(buf, sizeof buf,
-                "mpr[rank %d]: MPR_STATS\n"
-                "  eager:       %llu msgs, %llu bytes\n"
-                "  rendezvous:  %llu msgs, %llu bytes (%llu through the copy fallback)\n"
-                "  synchronous: %llu msgs\n"
-                "  self:        %llu msgs\n"
-                "  unexpected:  %llu arrivals, queue peak %llu\n",
-                job_rank(), static_cast<unsigned long long>(s.eager_msgs),
-                static_cast<unsigned long long>(s.eager_bytes),
-                static_cast<unsigned long long>(s.rndv_msgs),
-                static_cast<unsigned long long>(s.rndv_bytes),
-                static_cast<unsigned long long>(s.rndv_fallback_msgs),
-                static_cast<unsigned long long>(s.sync_msgs),
-                static_cast<unsigned long long>(s.self_msgs),
-                static_cast<unsigned long long>(s.unexpected_msgs),
-                static_cast<unsigned long long>(s.unexpected_peak));
+  std::snprintf(
+      buf, sizeof buf,
+      "mpr[rank %d]: MPR_STATS\n"
+      "  eager:       %llu msgs, %llu bytes\n"
+      "  rendezvous:  %llu msgs, %llu bytes (%llu through the copy fallback)\n"
+      "  synchronous: %llu msgs\n"
+      "  self:        %llu msgs\n"
+      "  unexpected:  %llu arrivals, queue peak %llu\n",
+      job_rank(), static_cast<unsigned long long>(s.eager_msgs),
+      static_cast<unsigned long long>(s.eager_bytes), static_cast<unsigned long long>(s.rndv_msgs),
+      static_cast<unsigned long long>(s.rndv_bytes),
+      static_cast<unsigned long long>(s.rndv_fallback_msgs),
+      static_cast<unsigned long long>(s.sync_msgs), static_cast<unsigned long long>(s.self_msgs),
+      static_cast<unsigned long long>(s.unexpected_msgs),
+      static_cast<unsigned long long>(s.unexpected_peak));
   std::fputs(buf, stderr);
   std::fflush(stderr);
 }

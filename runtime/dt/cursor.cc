@@ -29,12 +29,18 @@ inline void move_fixed(char* mem, ptrdiff_t stride, char* io, size_t n) {
 template <bool kPack>
 void move_blocks(char* mem, ptrdiff_t stride, char* io, size_t len, size_t n) {
   switch (len) {
-    case 1: return move_fixed<kPack, 1>(mem, stride, io, n);
-    case 2: return move_fixed<kPack, 2>(mem, stride, io, n);
-    case 4: return move_fixed<kPack, 4>(mem, stride, io, n);
-    case 8: return move_fixed<kPack, 8>(mem, stride, io, n);
-    case 12: return move_fixed<kPack, 12>(mem, stride, io, n);
-    case 16: return move_fixed<kPack, 16>(mem, stride, io, n);
+    case 1:
+      return move_fixed<kPack, 1>(mem, stride, io, n);
+    case 2:
+      return move_fixed<kPack, 2>(mem, stride, io, n);
+    case 4:
+      return move_fixed<kPack, 4>(mem, stride, io, n);
+    case 8:
+      return move_fixed<kPack, 8>(mem, stride, io, n);
+    case 12:
+      return move_fixed<kPack, 12>(mem, stride, io, n);
+    case 16:
+      return move_fixed<kPack, 16>(mem, stride, io, n);
     default:
       for (size_t i = 0; i < n; ++i, mem += stride, io += len) move<kPack>(mem, io, len);
   }

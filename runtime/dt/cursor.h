@@ -42,7 +42,7 @@ class Cursor {
   struct Frame {
     uint32_t loop;  // index of the kLoop segment (unused for the element loop)
     size_t iter;
-    uintptr_t base; // start of the current iteration (an integer: MPI_BOTTOM is null)
+    uintptr_t base;  // start of the current iteration (an integer: MPI_BOTTOM is null)
   };
   template <bool kPack>
   size_t run(char* io, size_t len);
@@ -54,9 +54,9 @@ class Cursor {
   uintptr_t buf_ = 0;
   size_t total_ = 0;
   size_t pos_ = 0;
-  uint32_t pc_ = 0;   // current segment
-  size_t rep_ = 0;    // repetition of the current block
-  size_t off_ = 0;    // bytes of the current repetition already moved
+  uint32_t pc_ = 0;           // current segment
+  size_t rep_ = 0;            // repetition of the current block
+  size_t off_ = 0;            // bytes of the current repetition already moved
   std::vector<Frame> stack_;  // [0] walks the elements; one more per loop entered
 };
 

@@ -99,8 +99,7 @@ struct Table {
     add(scalar<bool>(B::kCxxBool, "MPI_CXX_BOOL"));
     add(scalar<std::complex<float>>(B::kCxxFloatComplex, "MPI_CXX_FLOAT_COMPLEX"));
     add(scalar<std::complex<double>>(B::kCxxDoubleComplex, "MPI_CXX_DOUBLE_COMPLEX"));
-    add(scalar<std::complex<long double>>(B::kCxxLongDoubleComplex,
-                                          "MPI_CXX_LONG_DOUBLE_COMPLEX"));
+    add(scalar<std::complex<long double>>(B::kCxxLongDoubleComplex, "MPI_CXX_LONG_DOUBLE_COMPLEX"));
     add(pair<float>(B::kFloatInt, "MPI_FLOAT_INT"));
     add(pair<double>(B::kDoubleInt, "MPI_DOUBLE_INT"));
     add(pair<long>(B::kLongInt, "MPI_LONG_INT"));
@@ -198,8 +197,7 @@ void Datatype::span(size_t count, ptrdiff_t* lo, size_t* bytes) const {
 void Datatype::copy(const void* src, void* dst, size_t count) const {
   ptrdiff_t off;
   if (dense(count, &off)) {
-    if (count > 0 && size > 0)
-      std::memcpy(at(dst, off), at(src, off), count * size);
+    if (count > 0 && size > 0) std::memcpy(at(dst, off), at(src, off), count * size);
     return;
   }
   dt::Cursor from(*this, src, count), to(*this, dst, count);

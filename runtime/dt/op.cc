@@ -14,9 +14,8 @@ struct PredefinedOps {
   Op ops[static_cast<int>(OpId::kNumPredefined)];
   PredefinedOps() {
     static const char* const kNames[] = {
-        "MPI_MAX",  "MPI_MIN",  "MPI_SUM",    "MPI_PROD",   "MPI_LAND",    "MPI_BAND",
-        "MPI_LOR",  "MPI_BOR",  "MPI_LXOR",   "MPI_BXOR",   "MPI_MAXLOC",  "MPI_MINLOC",
-        "MPI_REPLACE", "MPI_NO_OP"};
+        "MPI_MAX", "MPI_MIN",  "MPI_SUM",  "MPI_PROD",   "MPI_LAND",   "MPI_BAND",    "MPI_LOR",
+        "MPI_BOR", "MPI_LXOR", "MPI_BXOR", "MPI_MAXLOC", "MPI_MINLOC", "MPI_REPLACE", "MPI_NO_OP"};
     static_assert(sizeof(kNames) / sizeof(kNames[0]) == static_cast<int>(OpId::kNumPredefined));
     for (int i = 0; i < static_cast<int>(OpId::kNumPredefined); ++i) {
       ops[i].id = static_cast<OpId>(i);

@@ -13,7 +13,19 @@ namespace mpr::runtime {
 
 /// Predefined operations in handle order: the handle of OpId o is 0x21 + o.
 enum class OpId : uint8_t {
-  kMax, kMin, kSum, kProd, kLand, kBand, kLor, kBor, kLxor, kBxor, kMaxloc, kMinloc, kReplace,
+  kMax,
+  kMin,
+  kSum,
+  kProd,
+  kLand,
+  kBand,
+  kLor,
+  kBor,
+  kLxor,
+  kBxor,
+  kMaxloc,
+  kMinloc,
+  kReplace,
   kNoOp,
   kNumPredefined,
   kUser = kNumPredefined,

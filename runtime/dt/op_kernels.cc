@@ -94,12 +94,12 @@ using Row = std::array<Kernel, static_cast<size_t>(OpId::kNumPredefined)>;
 template <class T, Cat C>
 constexpr Row row() {
   using O = OpId;
-  return {kernel_if_defined<T, C, O::kMax>(),    kernel_if_defined<T, C, O::kMin>(),
-          kernel_if_defined<T, C, O::kSum>(),    kernel_if_defined<T, C, O::kProd>(),
-          kernel_if_defined<T, C, O::kLand>(),   kernel_if_defined<T, C, O::kBand>(),
-          kernel_if_defined<T, C, O::kLor>(),    kernel_if_defined<T, C, O::kBor>(),
-          kernel_if_defined<T, C, O::kLxor>(),   kernel_if_defined<T, C, O::kBxor>(),
-          kernel_if_defined<T, C, O::kMaxloc>(), kernel_if_defined<T, C, O::kMinloc>(),
+  return {kernel_if_defined<T, C, O::kMax>(),     kernel_if_defined<T, C, O::kMin>(),
+          kernel_if_defined<T, C, O::kSum>(),     kernel_if_defined<T, C, O::kProd>(),
+          kernel_if_defined<T, C, O::kLand>(),    kernel_if_defined<T, C, O::kBand>(),
+          kernel_if_defined<T, C, O::kLor>(),     kernel_if_defined<T, C, O::kBor>(),
+          kernel_if_defined<T, C, O::kLxor>(),    kernel_if_defined<T, C, O::kBxor>(),
+          kernel_if_defined<T, C, O::kMaxloc>(),  kernel_if_defined<T, C, O::kMinloc>(),
           kernel_if_defined<T, C, O::kReplace>(), kernel_if_defined<T, C, O::kNoOp>()};
 }
 
@@ -109,49 +109,49 @@ using CLD = std::complex<long double>;
 
 // One row per Basic, in enum order (checked below by the table size).
 constexpr std::array<Row, static_cast<size_t>(Basic::kNumBasic)> kTable = {
-    Row{},                                   // kNone
-    row<char, Cat::kNone>(),                 // MPI_CHAR: characters, not numbers
-    row<signed char, Cat::kInt>(),           // MPI_SIGNED_CHAR
-    row<unsigned char, Cat::kInt>(),         // MPI_UNSIGNED_CHAR
-    row<unsigned char, Cat::kByte>(),        // MPI_BYTE
-    row<wchar_t, Cat::kNone>(),              // MPI_WCHAR
-    row<short, Cat::kInt>(),                 // MPI_SHORT
-    row<unsigned short, Cat::kInt>(),        // MPI_UNSIGNED_SHORT
-    row<int, Cat::kInt>(),                   // MPI_INT
-    row<unsigned, Cat::kInt>(),              // MPI_UNSIGNED
-    row<long, Cat::kInt>(),                  // MPI_LONG
-    row<unsigned long, Cat::kInt>(),         // MPI_UNSIGNED_LONG
-    row<long long, Cat::kInt>(),             // MPI_LONG_LONG_INT
-    row<unsigned long long, Cat::kInt>(),    // MPI_UNSIGNED_LONG_LONG
-    row<float, Cat::kFloat>(),               // MPI_FLOAT
-    row<double, Cat::kFloat>(),              // MPI_DOUBLE
-    row<long double, Cat::kFloat>(),         // MPI_LONG_DOUBLE
-    row<bool, Cat::kLogical>(),              // MPI_C_BOOL
-    row<int8_t, Cat::kInt>(),                // MPI_INT8_T
-    row<int16_t, Cat::kInt>(),               // MPI_INT16_T
-    row<int32_t, Cat::kInt>(),               // MPI_INT32_T
-    row<int64_t, Cat::kInt>(),               // MPI_INT64_T
-    row<uint8_t, Cat::kInt>(),               // MPI_UINT8_T
-    row<uint16_t, Cat::kInt>(),              // MPI_UINT16_T
-    row<uint32_t, Cat::kInt>(),              // MPI_UINT32_T
-    row<uint64_t, Cat::kInt>(),              // MPI_UINT64_T
-    row<CF, Cat::kComplex>(),                // MPI_C_FLOAT_COMPLEX
-    row<CD, Cat::kComplex>(),                // MPI_C_DOUBLE_COMPLEX
-    row<CLD, Cat::kComplex>(),               // MPI_C_LONG_DOUBLE_COMPLEX
-    row<MPI_Aint, Cat::kInt>(),              // MPI_AINT
-    row<MPI_Offset, Cat::kInt>(),            // MPI_OFFSET
-    row<MPI_Count, Cat::kInt>(),             // MPI_COUNT
-    row<unsigned char, Cat::kNone>(),        // MPI_PACKED
-    row<bool, Cat::kLogical>(),              // MPI_CXX_BOOL
-    row<CF, Cat::kComplex>(),                // MPI_CXX_FLOAT_COMPLEX
-    row<CD, Cat::kComplex>(),                // MPI_CXX_DOUBLE_COMPLEX
-    row<CLD, Cat::kComplex>(),               // MPI_CXX_LONG_DOUBLE_COMPLEX
-    row<Pair<float>, Cat::kPair>(),          // MPI_FLOAT_INT
-    row<Pair<double>, Cat::kPair>(),         // MPI_DOUBLE_INT
-    row<Pair<long>, Cat::kPair>(),           // MPI_LONG_INT
-    row<Pair<int>, Cat::kPair>(),            // MPI_2INT
-    row<Pair<short>, Cat::kPair>(),          // MPI_SHORT_INT
-    row<Pair<long double>, Cat::kPair>(),    // MPI_LONG_DOUBLE_INT
+    Row{},                                 // kNone
+    row<char, Cat::kNone>(),               // MPI_CHAR: characters, not numbers
+    row<signed char, Cat::kInt>(),         // MPI_SIGNED_CHAR
+    row<unsigned char, Cat::kInt>(),       // MPI_UNSIGNED_CHAR
+    row<unsigned char, Cat::kByte>(),      // MPI_BYTE
+    row<wchar_t, Cat::kNone>(),            // MPI_WCHAR
+    row<short, Cat::kInt>(),               // MPI_SHORT
+    row<unsigned short, Cat::kInt>(),      // MPI_UNSIGNED_SHORT
+    row<int, Cat::kInt>(),                 // MPI_INT
+    row<unsigned, Cat::kInt>(),            // MPI_UNSIGNED
+    row<long, Cat::kInt>(),                // MPI_LONG
+    row<unsigned long, Cat::kInt>(),       // MPI_UNSIGNED_LONG
+    row<long long, Cat::kInt>(),           // MPI_LONG_LONG_INT
+    row<unsigned long long, Cat::kInt>(),  // MPI_UNSIGNED_LONG_LONG
+    row<float, Cat::kFloat>(),             // MPI_FLOAT
+    row<double, Cat::kFloat>(),            // MPI_DOUBLE
+    row<long double, Cat::kFloat>(),       // MPI_LONG_DOUBLE
+    row<bool, Cat::kLogical>(),            // MPI_C_BOOL
+    row<int8_t, Cat::kInt>(),              // MPI_INT8_T
+    row<int16_t, Cat::kInt>(),             // MPI_INT16_T
+    row<int32_t, Cat::kInt>(),             // MPI_INT32_T
+    row<int64_t, Cat::kInt>(),             // MPI_INT64_T
+    row<uint8_t, Cat::kInt>(),             // MPI_UINT8_T
+    row<uint16_t, Cat::kInt>(),            // MPI_UINT16_T
+    row<uint32_t, Cat::kInt>(),            // MPI_UINT32_T
+    row<uint64_t, Cat::kInt>(),            // MPI_UINT64_T
+    row<CF, Cat::kComplex>(),              // MPI_C_FLOAT_COMPLEX
+    row<CD, Cat::kComplex>(),              // MPI_C_DOUBLE_COMPLEX
+    row<CLD, Cat::kComplex>(),             // MPI_C_LONG_DOUBLE_COMPLEX
+    row<MPI_Aint, Cat::kInt>(),            // MPI_AINT
+    row<MPI_Offset, Cat::kInt>(),          // MPI_OFFSET
+    row<MPI_Count, Cat::kInt>(),           // MPI_COUNT
+    row<unsigned char, Cat::kNone>(),      // MPI_PACKED
+    row<bool, Cat::kLogical>(),            // MPI_CXX_BOOL
+    row<CF, Cat::kComplex>(),              // MPI_CXX_FLOAT_COMPLEX
+    row<CD, Cat::kComplex>(),              // MPI_CXX_DOUBLE_COMPLEX
+    row<CLD, Cat::kComplex>(),             // MPI_CXX_LONG_DOUBLE_COMPLEX
+    row<Pair<float>, Cat::kPair>(),        // MPI_FLOAT_INT
+    row<Pair<double>, Cat::kPair>(),       // MPI_DOUBLE_INT
+    row<Pair<long>, Cat::kPair>(),         // MPI_LONG_INT
+    row<Pair<int>, Cat::kPair>(),          // MPI_2INT
+    row<Pair<short>, Cat::kPair>(),        // MPI_SHORT_INT
+    row<Pair<long double>, Cat::kPair>(),  // MPI_LONG_DOUBLE_INT
 };
 
 }  // namespace

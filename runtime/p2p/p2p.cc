@@ -94,8 +94,8 @@ int recv_blocking(const char* fn, Comm* comm, void* buf, int count, const Dataty
   ptrdiff_t off;
   pml::Status ps;
   if (source != MPI_PROC_NULL && type->dense(static_cast<size_t>(count), &off) &&
-      the_pml().recv_now(offset_ptr(buf, off), static_cast<size_t>(count) * type->size, source,
-                         tag, comm->ctx_p2p(), &ps))
+      the_pml().recv_now(offset_ptr(buf, off), static_cast<size_t>(count) * type->size, source, tag,
+                         comm->ctx_p2p(), &ps))
     return pml_status(fn, ps, st);
   return wait_and_finish(fn, start_recv(comm, buf, count, type, source, tag), st);
 }

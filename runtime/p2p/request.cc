@@ -112,8 +112,7 @@ int pml_status(const char* fn, const pml::Status& s, MPI_Status* st) {
                       "message from rank %d (tag %d) is longer than the %zu-byte receive buffer",
                       s.source, s.tag, s.bytes);
   else if (s.error != pml::kOk)
-    code = make_error(MPI_ERR_OTHER, fn, "transport failure on the message with rank %d",
-                      s.source);
+    code = make_error(MPI_ERR_OTHER, fn, "transport failure on the message with rank %d", s.source);
   status_set(st, s.source, s.tag, code, s.bytes, s.cancelled);
   return code;
 }

@@ -20,10 +20,10 @@ struct RtRequest : pml::Request {
   enum class Sub : uint8_t { kPlain, kPersistent, kGeneralized, kCompound };
   RtRequest() { kind = Kind::kGeneric; }
   Sub sub = Sub::kPlain;
-  pml::Request* inner = nullptr;     ///< pml request this one completes with (may be null)
+  pml::Request* inner = nullptr;          ///< pml request this one completes with (may be null)
   const Datatype* unpack_type = nullptr;  ///< receive: unpack staging into user_buf
   void* user_buf = nullptr;
-  std::unique_ptr<char[]> staging;   ///< packed bytes of a non-contiguous transfer
+  std::unique_ptr<char[]> staging;       ///< packed bytes of a non-contiguous transfer
   std::unique_ptr<pml::Convertor> conv;  ///< non-contiguous transfer moved by the pml
 };
 
@@ -48,6 +48,7 @@ class Poller {
  public:
   Poller();
   void poll();
+
  private:
   common::Waiter waiter_;
 };

@@ -79,8 +79,8 @@ CompoundRequest::~CompoundRequest() {
 }
 
 PersistentRequest* persistent_request(Comm* comm, PersistentRequest::Op op, pml::SendMode mode,
-                                      const void* buf, int count, const Datatype* type,
-                                      int peer, int tag) {
+                                      const void* buf, int count, const Datatype* type, int peer,
+                                      int tag) {
   auto* r = new PersistentRequest;
   adopt(r, comm);
   r->sub = RtRequest::Sub::kPersistent;
@@ -162,8 +162,7 @@ PersistentRequest* as_persistent(pml::Request* r) {
 GeneralizedRequest* as_generalized(pml::Request* r) {
   if (r->kind != pml::Request::Kind::kGeneric) return nullptr;
   auto* rt = static_cast<RtRequest*>(r);
-  return rt->sub == RtRequest::Sub::kGeneralized ? static_cast<GeneralizedRequest*>(rt)
-                                                  : nullptr;
+  return rt->sub == RtRequest::Sub::kGeneralized ? static_cast<GeneralizedRequest*>(rt) : nullptr;
 }
 
 bool request_active(pml::Request* r) {

@@ -49,16 +49,15 @@ struct CompoundRequest : RtRequest {
 };
 
 PersistentRequest* persistent_request(Comm* comm, PersistentRequest::Op op, pml::SendMode mode,
-                                      const void* buf, int count, const Datatype* type,
-                                      int peer, int tag);
+                                      const void* buf, int count, const Datatype* type, int peer,
+                                      int tag);
 /// MPI_Start. Returns MPI_SUCCESS or an error code (not raised): already active, or a buffered
 /// send that does not fit the attached buffer.
 int persistent_start(const char* fn, PersistentRequest* r);
 
 GeneralizedRequest* generalized_request(Comm* comm, MPI_Grequest_query_function* query_fn,
                                         MPI_Grequest_free_function* free_fn,
-                                        MPI_Grequest_cancel_function* cancel_fn,
-                                        void* extra_state);
+                                        MPI_Grequest_cancel_function* cancel_fn, void* extra_state);
 
 /// A compound request over `children` (adopted: it finishes and frees them).
 CompoundRequest* compound_request(Comm* comm, std::vector<pml::Request*> children,

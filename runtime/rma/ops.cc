@@ -91,8 +91,8 @@ int locate(const char* fn, Win* w, int target, MPI_Aint disp, const Buf& tgt, ui
                      "window %s: target_disp %zd (disp_unit %d) with %d x %s reaches bytes "
                      "%lld..%lld of rank %d's window, which has %llu bytes",
                      w->label().c_str(), size_t(disp), t.info.disp_unit, tgt.count, tgt.type->name,
-                     static_cast<long long>(start), static_cast<long long>(start + bytes),
-                     target, static_cast<unsigned long long>(t.info.size));
+                     static_cast<long long>(start), static_cast<long long>(start + bytes), target,
+                     static_cast<unsigned long long>(t.info.size));
   *out = uint64_t(disp) * uint64_t(t.info.disp_unit);
   return MPI_SUCCESS;
 }
@@ -200,16 +200,15 @@ int complete_ops(Win* w, int target) {
 
 namespace {
 // Put or get: one raw transfer per contiguous piece of the target layout, in packed order.
-int transfer(const char* fn, Win* w, Buf origin, int target, MPI_Aint disp, Buf tgt,
-             bool is_get) {
+int transfer(const char* fn, Win* w, Buf origin, int target, MPI_Aint disp, Buf tgt, bool is_get) {
   if (target == MPI_PROC_NULL) return MPI_SUCCESS;
   MPR_RMA_TRY(check_access(fn, w, target));
   MPR_RMA_TRY(check_match(fn, w, origin, tgt));
   if (size_t(tgt.count) * tgt.type->size == 0) return MPI_SUCCESS;
   uint64_t at;
   MPR_RMA_TRY(locate(fn, w, target, disp, tgt, &at));
-  char* local = is_get ? packed_dest(w, target, origin)
-                       : const_cast<char*>(packed_source(w, target, origin));
+  char* local =
+      is_get ? packed_dest(w, target, origin) : const_cast<char*>(packed_source(w, target, origin));
   size_t pos = 0;
   for_each_block(tgt.type, size_t(tgt.count), [&](ptrdiff_t off, size_t len) {
     if (is_get)
@@ -230,8 +229,8 @@ int get(const char* fn, Win* w, Buf origin, int target, MPI_Aint disp, Buf tgt) 
   return transfer(fn, w, origin, target, disp, tgt, true);
 }
 
-int accumulate(const char* fn, Win* w, Buf origin, Buf result, int target, MPI_Aint disp,
-               Buf tgt, const Op* op) {
+int accumulate(const char* fn, Win* w, Buf origin, Buf result, int target, MPI_Aint disp, Buf tgt,
+               const Op* op) {
   if (target == MPI_PROC_NULL) return MPI_SUCCESS;
   MPR_RMA_TRY(check_access(fn, w, target));
   const bool no_op = op->id == OpId::kNoOp;
@@ -253,10 +252,9 @@ int accumulate(const char* fn, Win* w, Buf origin, Buf result, int target, MPI_A
   if (!no_op) MPR_RMA_TRY(check_match(fn, w, origin, tgt));
   const size_t bytes = size_t(tgt.count) * tgt.type->size;
   if (result.addr && size_t(result.count) * result.type->size != bytes)
-    return win_error(w, MPI_ERR_TYPE, fn,
-                     "window %s: result buffer %d x %s does not match target %d x %s",
-                     w->label().c_str(), result.count, result.type->name, tgt.count,
-                     tgt.type->name);
+    return win_error(
+        w, MPI_ERR_TYPE, fn, "window %s: result buffer %d x %s does not match target %d x %s",
+        w->label().c_str(), result.count, result.type->name, tgt.count, tgt.type->name);
   if (bytes == 0) return MPI_SUCCESS;
   uint64_t at;
   MPR_RMA_TRY(locate(fn, w, target, disp, tgt, &at));
@@ -266,8 +264,7 @@ int accumulate(const char* fn, Win* w, Buf origin, Buf result, int target, MPI_A
   const Datatype* bt = predefined_datatype(basic);
   Target& t = w->targets[target];
   ptrdiff_t toff = 0, roff = 0, ooff = 0;
-  if (t.direct && size_t(bt->extent) == bt->size &&
-      tgt.type->dense(size_t(tgt.count), &toff) &&
+  if (t.direct && size_t(bt->extent) == bt->size && tgt.type->dense(size_t(tgt.count), &toff) &&
       (!result.addr || result.type->dense(size_t(result.count), &roff)) &&
       (no_op || origin.type->dense(size_t(origin.count), &ooff))) {
     char* mem = t.direct + at + toff;
@@ -333,8 +330,8 @@ int accumulate(const char* fn, Win* w, Buf origin, Buf result, int target, MPI_A
   return MPI_SUCCESS;
 }
 
-int compare_and_swap(const char* fn, Win* w, const void* origin, const void* compare,
-                     void* result, const Datatype* type, int target, MPI_Aint disp) {
+int compare_and_swap(const char* fn, Win* w, const void* origin, const void* compare, void* result,
+                     const Datatype* type, int target, MPI_Aint disp) {
   if (target == MPI_PROC_NULL) return MPI_SUCCESS;
   MPR_RMA_TRY(check_access(fn, w, target));
   if (!type->predefined || type->basic == Basic::kNone || type->size > 16)

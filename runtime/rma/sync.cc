@@ -27,8 +27,7 @@ ctl::Channel p2p_channel(Win* w) {
 void acquire(Win* w, int target, int type) {
   Poller p;
   if (type == MPI_LOCK_EXCLUSIVE) {
-    while (ctrl_atomic(w, target, kLockWord, AtomicOp::kCompareSwap, kExclusive, 0) != 0)
-      p.poll();
+    while (ctrl_atomic(w, target, kLockWord, AtomicOp::kCompareSwap, kExclusive, 0) != 0) p.poll();
     return;
   }
   for (;;) {
@@ -52,15 +51,15 @@ bool in_group(const std::vector<int>& g, int r) {
 
 int fence(const char* fn, Win* w, int assert) {
   if (w->nlocked || w->lock_all || w->access_started || w->exposure_posted)
-    return win_error(w, MPI_ERR_RMA_SYNC, fn,
-                     "window %s: MPI_Win_fence inside a %s epoch", w->label().c_str(),
+    return win_error(w, MPI_ERR_RMA_SYNC, fn, "window %s: MPI_Win_fence inside a %s epoch",
+                     w->label().c_str(),
                      w->access_started || w->exposure_posted ? "post/start" : "lock");
   int rc = complete_ops(w, -1);
   // Everyone's operations of the closing epoch are complete before anyone leaves, and nobody
   // starts the next epoch's accesses before every target entered it.
   int brc = coll::barrier(fn, w->comm);
   if (rc == MPI_SUCCESS) rc = brc;
-  w->fence_epoch = !(assert & MPI_MODE_NOSUCCEED);
+  w->fence_epoch = !(assert& MPI_MODE_NOSUCCEED);
   return raise_win(w, rc);
 }
 
@@ -75,9 +74,9 @@ int lock(const char* fn, Win* w, int type, int target, int assert) {
     return win_error(w, MPI_ERR_RMA_SYNC, fn,
                      "window %s: MPI_Win_lock inside an MPI_Win_start access epoch",
                      w->label().c_str());
-  if (!(assert & MPI_MODE_NOCHECK)) acquire(w, target, type);
+  if (!(assert& MPI_MODE_NOCHECK)) acquire(w, target, type);
   t.lock = type;
-  t.lock_nocheck = assert & MPI_MODE_NOCHECK;
+  t.lock_nocheck = assert& MPI_MODE_NOCHECK;
   ++w->nlocked;
   return MPI_SUCCESS;
 }
@@ -99,15 +98,15 @@ int unlock(const char* fn, Win* w, int target) {
 
 int lock_all(const char* fn, Win* w, int assert) {
   if (w->lock_all || w->nlocked || w->access_started)
-    return win_error(w, MPI_ERR_RMA_SYNC, fn,
-                     "window %s: MPI_Win_lock_all while %s", w->label().c_str(),
-                     w->lock_all ? "MPI_Win_lock_all is already in effect"
+    return win_error(w, MPI_ERR_RMA_SYNC, fn, "window %s: MPI_Win_lock_all while %s",
+                     w->label().c_str(),
+                     w->lock_all  ? "MPI_Win_lock_all is already in effect"
                      : w->nlocked ? "targets are locked with MPI_Win_lock"
                                   : "an MPI_Win_start epoch is open");
-  if (!(assert & MPI_MODE_NOCHECK))
+  if (!(assert& MPI_MODE_NOCHECK))
     for (int i = 0; i < w->size_of_group(); ++i) acquire(w, i, MPI_LOCK_SHARED);
   w->lock_all = true;
-  w->lock_all_nocheck = assert & MPI_MODE_NOCHECK;
+  w->lock_all_nocheck = assert& MPI_MODE_NOCHECK;
   return MPI_SUCCESS;
 }
 
@@ -125,9 +124,8 @@ int unlock_all(const char* fn, Win* w) {
 int flush(const char* fn, Win* w, int target) {
   if (target == MPI_PROC_NULL) return MPI_SUCCESS;
   if (!w->lock_all && (target >= 0 ? !w->targets[target].lock : w->nlocked == 0))
-    return win_error(w, MPI_ERR_RMA_SYNC, fn,
-                     "window %s: flush outside a passive-target epoch%s%s", w->label().c_str(),
-                     target >= 0 ? " on rank " : "",
+    return win_error(w, MPI_ERR_RMA_SYNC, fn, "window %s: flush outside a passive-target epoch%s%s",
+                     w->label().c_str(), target >= 0 ? " on rank " : "",
                      target >= 0 ? std::to_string(target).c_str() : "");
   return raise_win(w, complete_ops(w, target));
 }
@@ -139,7 +137,7 @@ int post(const char* fn, Win* w, const std::vector<int>& group, int assert) {
                      w->label().c_str());
   // Local stores to the window must be visible before origins start accessing it.
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
-  if (!(assert & MPI_MODE_NOCHECK)) {
+  if (!(assert& MPI_MODE_NOCHECK)) {
     const ctl::Channel ch = p2p_channel(w);
     for (int origin : group) {
       const char token = 1;
@@ -153,11 +151,10 @@ int post(const char* fn, Win* w, const std::vector<int>& group, int assert) {
 
 int start(const char* fn, Win* w, const std::vector<int>& group, int assert) {
   if (w->access_started || w->nlocked || w->lock_all)
-    return win_error(w, MPI_ERR_RMA_SYNC, fn, "window %s: MPI_Win_start while %s",
-                     w->label().c_str(),
-                     w->access_started ? "an access epoch is already started"
-                                       : "targets are locked");
-  if (!(assert & MPI_MODE_NOCHECK)) {
+    return win_error(
+        w, MPI_ERR_RMA_SYNC, fn, "window %s: MPI_Win_start while %s", w->label().c_str(),
+        w->access_started ? "an access epoch is already started" : "targets are locked");
+  if (!(assert& MPI_MODE_NOCHECK)) {
     const ctl::Channel ch = p2p_channel(w);
     for (int target : group) {
       char token;
@@ -171,8 +168,10 @@ int start(const char* fn, Win* w, const std::vector<int>& group, int assert) {
 
 int complete(const char* fn, Win* w) {
   if (!w->access_started)
-    return win_error(w, MPI_ERR_RMA_SYNC, fn, "window %s: MPI_Win_complete without "
-                     "MPI_Win_start", w->label().c_str());
+    return win_error(w, MPI_ERR_RMA_SYNC, fn,
+                     "window %s: MPI_Win_complete without "
+                     "MPI_Win_start",
+                     w->label().c_str());
   int rc = complete_ops(w, -1);
   const ctl::Channel ch = p2p_channel(w);
   for (int target : w->access_group) {

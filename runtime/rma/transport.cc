@@ -63,8 +63,7 @@ void send_am(int peer, const AmHdr& h, const void* data, size_t len) {
 uint64_t cpu_atomic(uint64_t* word, btl::AtomicOp op, uint64_t operand, uint64_t compare) {
   if (op == btl::AtomicOp::kFetchAdd) return __atomic_fetch_add(word, operand, __ATOMIC_SEQ_CST);
   uint64_t expected = compare;
-  __atomic_compare_exchange_n(word, &expected, operand, false, __ATOMIC_SEQ_CST,
-                              __ATOMIC_SEQ_CST);
+  __atomic_compare_exchange_n(word, &expected, operand, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
   return expected;
 }
 
@@ -101,8 +100,8 @@ void on_am(void*, int src, const void* hdr_bytes, size_t hdr_len, const void* pa
       AmHdr r{};
       r.type = AmType::kAtomicReply;
       r.token = h.token;
-      r.operand = cpu_atomic(reinterpret_cast<uint64_t*>(h.addr), btl::AtomicOp(h.op),
-                             h.operand, h.compare);
+      r.operand = cpu_atomic(reinterpret_cast<uint64_t*>(h.addr), btl::AtomicOp(h.op), h.operand,
+                             h.compare);
       send_am(src, r, nullptr, 0);
       break;
     }
@@ -250,9 +249,9 @@ uint64_t ctrl_atomic(Win* w, int target, size_t word_off, btl::AtomicOp op, uint
   Target& t = w->targets[target];
   switch (w->ctrl_path) {
     case CtrlPath::kShared:
-      return cpu_atomic(reinterpret_cast<uint64_t*>(reinterpret_cast<char*>(t.ctrl_direct) +
-                                                    word_off),
-                        op, operand, compare);
+      return cpu_atomic(
+          reinterpret_cast<uint64_t*>(reinterpret_cast<char*>(t.ctrl_direct) + word_off), op,
+          operand, compare);
     case CtrlPath::kDevice: {
       struct Done {
         btl::Completion c;
@@ -269,10 +268,9 @@ uint64_t ctrl_atomic(Win* w, int target, size_t word_off, btl::AtomicOp op, uint
       btl::Status st;
       const int slot = the_btls().slot(w->atomic_btl);
       try {
-        while ((st = w->atomic_btl->atomic(t.job_rank, op, t.info.ctrl_addr + word_off,
-                                           t.info.ctrl_keys[slot], operand, compare,
-                                           w->atomic_result, &w->atomic_result_reg, &d.c)) ==
-               btl::Status::kRetry)
+        while ((st = w->atomic_btl->atomic(
+                    t.job_rank, op, t.info.ctrl_addr + word_off, t.info.ctrl_keys[slot], operand,
+                    compare, w->atomic_result, &w->atomic_result_reg, &d.c)) == btl::Status::kRetry)
           p.poll();
       } catch (const std::exception& e) {
         std::string why = "window " + w->label() + ": atomic on the control word of rank " +
@@ -285,9 +283,8 @@ uint64_t ctrl_atomic(Win* w, int target, size_t word_off, btl::AtomicOp op, uint
         // A lock or accumulate word we cannot update: the target is gone, and waiting for it
         // would hang. The launcher reports which rank died.
         std::string why = "window " + w->label() + ": atomic on the control word of rank " +
-                          std::to_string(target) + " failed in the " +
-                          w->atomic_btl->caps().name + " backend (status " +
-                          std::to_string(d.status) + ")";
+                          std::to_string(target) + " failed in the " + w->atomic_btl->caps().name +
+                          " backend (status " + std::to_string(d.status) + ")";
         abort_job(MPI_ERR_OTHER, why.c_str());
       }
       return *w->atomic_result;
@@ -299,8 +296,8 @@ uint64_t ctrl_atomic(Win* w, int target, size_t word_off, btl::AtomicOp op, uint
     // Other ranks' requests are served only when this process drives progress; a loop of
     // operations on its own window (spinning on a lock word, say) must not starve them.
     the_pml().progress();
-    return cpu_atomic(reinterpret_cast<uint64_t*>(reinterpret_cast<char*>(w->ctrl) + word_off),
-                      op, operand, compare);
+    return cpu_atomic(reinterpret_cast<uint64_t*>(reinterpret_cast<char*>(w->ctrl) + word_off), op,
+                      operand, compare);
   }
   AtomicWait a;
   AmHdr h{};

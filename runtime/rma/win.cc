@@ -173,8 +173,7 @@ int create(const char* fn, Comm* user_comm, int flavor, void* base, MPI_Aint siz
     int32_t node;
     int32_t device;
     uint64_t size;
-  } mine{g_state.bootstrap->local_peers().front(), device_for(comm) != nullptr,
-         uint64_t(w->size)};
+  } mine{g_state.bootstrap->local_peers().front(), device_for(comm) != nullptr, uint64_t(w->size)};
   std::vector<Round1> all(n);
   if (int rc = ctl::allgather(fn, ch, kTagSetup1, &mine, sizeof mine, all.data()); rc)
     return fail(rc);
@@ -220,13 +219,12 @@ int create(const char* fn, Comm* user_comm, int flavor, void* base, MPI_Aint siz
     if (w->shm_base) w->shm_bytes = shm_bytes;
     uint64_t ok = w->shm_base ? 1 : 0;
     int rc = ctl::allreduce_and(fn, ch, kTagSetupOk, &ok, 1);
-    if (w->rank == 0 && !name.empty())
-      shm_unlink(std::string(name.begin(), name.end()).c_str());
+    if (w->rank == 0 && !name.empty()) shm_unlink(std::string(name.begin(), name.end()).c_str());
     if (rc) return fail(rc);
     if (!ok)
-      return fail(make_error(MPI_ERR_NO_MEM, fn, "rank %d: %s", w->rank,
-                             err.empty() ? "another rank could not map the window's shared memory"
-                                         : err.c_str()));
+      return fail(make_error(
+          MPI_ERR_NO_MEM, fn, "rank %d: %s", w->rank,
+          err.empty() ? "another rank could not map the window's shared memory" : err.c_str()));
     w->ctrl = static_cast<Ctrl*>(w->shm_base) + w->rank;
   } else {
     w->ctrl_storage.reset(new char[sizeof(Ctrl) + 64]());
@@ -268,8 +266,8 @@ int create(const char* fn, Comm* user_comm, int flavor, void* base, MPI_Aint siz
     try {
       w->atomic_btl->reg(w->atomic_result, 64, &w->atomic_result_reg);
     } catch (const std::exception& e) {
-      return fail(make_error(MPI_ERR_OTHER, fn, "cannot register the window's atomic slot: %s",
-                             e.what()));
+      return fail(
+          make_error(MPI_ERR_OTHER, fn, "cannot register the window's atomic slot: %s", e.what()));
     }
   }
 
@@ -296,8 +294,8 @@ int create(const char* fn, Comm* user_comm, int flavor, void* base, MPI_Aint siz
     const btl::Caps& c = b->caps();
     // Only use native get/put if the target could register its memory with that backend.
     const btl::RemoteKey& key = t.info.data_keys[the_btls().slot(b)];
-    bool keyed = !c.needs_registration ||
-                 std::any_of(std::begin(key.words), std::end(key.words), [](uint64_t w) { return w; });
+    bool keyed = !c.needs_registration || std::any_of(std::begin(key.words), std::end(key.words),
+                                                      [](uint64_t w) { return w; });
     if (c.native_get && c.native_put && keyed && !force_am) t.btl = b;
   }
   w->uses_am = w->ctrl_path == CtrlPath::kAm;
@@ -379,8 +377,10 @@ int detach(const char* fn, Win* w, const void* base) {
   uint64_t i = 0;
   while (i < c->ndyn && c->dyn[i].base != b) ++i;
   if (i == c->ndyn)
-    return win_error(w, MPI_ERR_RMA_ATTACH, fn, "%p is not the start of a region attached to "
-                     "window %s", base, w->label().c_str());
+    return win_error(w, MPI_ERR_RMA_ATTACH, fn,
+                     "%p is not the start of a region attached to "
+                     "window %s",
+                     base, w->label().c_str());
   __atomic_fetch_add(&c->dyn_gen, 1, __ATOMIC_SEQ_CST);
   c->dyn[i] = c->dyn[c->ndyn - 1];
   __atomic_store_n(&c->ndyn, c->ndyn - 1, __ATOMIC_SEQ_CST);
@@ -394,8 +394,7 @@ int detach(const char* fn, Win* w, const void* base) {
   return MPI_SUCCESS;
 }
 
-int shared_query(const char* fn, Win* w, int rank, MPI_Aint* size, int* disp_unit,
-                 void* baseptr) {
+int shared_query(const char* fn, Win* w, int rank, MPI_Aint* size, int* disp_unit, void* baseptr) {
   if (!w->shm_base || (w->flavor != MPI_WIN_FLAVOR_SHARED && w->flavor != MPI_WIN_FLAVOR_ALLOCATE))
     return win_error(w, MPI_ERR_RMA_FLAVOR, fn,
                      "window %s has no memory shared among its ranks (use "

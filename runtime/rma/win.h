@@ -29,9 +29,9 @@
 #include "runtime/dt/datatype.h"
 #include "runtime/dt/op.h"
 
-#define MPR_RMA_TRY(expr)                       \
-  do {                                          \
-    int mpr_rma_rc_ = (expr);                   \
+#define MPR_RMA_TRY(expr)                               \
+  do {                                                  \
+    int mpr_rma_rc_ = (expr);                           \
     if (mpr_rma_rc_ != MPI_SUCCESS) return mpr_rma_rc_; \
   } while (0)
 
@@ -89,9 +89,9 @@ struct Target {
   btl::Btl* btl = nullptr;  ///< data path when not direct; null: active messages
   char* direct = nullptr;   ///< data reachable with loads/stores here (address of info.base)
   Ctrl* ctrl_direct = nullptr;
-  int lock = 0;             ///< 0, MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE (held by us)
+  int lock = 0;  ///< 0, MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE (held by us)
   bool lock_nocheck = false;
-  uint64_t pending = 0;     ///< operations issued and not yet complete
+  uint64_t pending = 0;        ///< operations issued and not yet complete
   std::vector<DynRegion> dyn;  ///< cached region table of a dynamic window
   uint64_t dyn_gen = ~uint64_t{0};
 };
@@ -106,7 +106,6 @@ struct Deferred {
   void* buf = nullptr;
   size_t bytes = 0;
 };
-
 
 class Win {
  public:
@@ -132,7 +131,7 @@ class Win {
   bool fence_epoch = false;  ///< a fence opened an epoch (no MPI_MODE_NOSUCCEED)
   int nlocked = 0;           ///< targets locked with MPI_Win_lock
   bool lock_all = false;
-  bool lock_all_nocheck = false;  ///< MPI_Win_lock_all(MPI_MODE_NOCHECK): no lock words taken
+  bool lock_all_nocheck = false;    ///< MPI_Win_lock_all(MPI_MODE_NOCHECK): no lock words taken
   std::vector<int> access_group;    ///< MPI_Win_start targets (window ranks)
   std::vector<int> exposure_group;  ///< MPI_Win_post origins still to report completion
   bool access_started = false;
@@ -151,11 +150,11 @@ class Win {
   };
   std::vector<Reg> regs;  ///< of base/size and of ctrl, with each backend that registers
   std::vector<std::pair<void*, std::vector<Reg>>> dyn_regs;  ///< attached regions
-  btl::Btl* atomic_btl = nullptr;  ///< kDevice: the backend doing every control atomic
+  btl::Btl* atomic_btl = nullptr;     ///< kDevice: the backend doing every control atomic
   uint64_t* atomic_result = nullptr;  ///< registered 8-byte slot for device atomics
   btl::Registration atomic_result_reg;
   std::vector<std::unique_ptr<Deferred>> deferred;  ///< finishes at the next flush
-  int error = MPI_SUCCESS;  ///< first failed transfer since the last flush
+  int error = MPI_SUCCESS;                          ///< first failed transfer since the last flush
 
   int id = 0;  ///< creation number in this process, for messages about unnamed windows
   MPI_Win handle() { return reinterpret_cast<MPI_Win>(this); }
@@ -211,10 +210,10 @@ struct Buf {
 int put(const char* fn, Win* w, Buf origin, int target, MPI_Aint disp, Buf tgt);
 int get(const char* fn, Win* w, Buf origin, int target, MPI_Aint disp, Buf tgt);
 /// Accumulate (result.addr == nullptr) or get-accumulate; op may be MPI_REPLACE / MPI_NO_OP.
-int accumulate(const char* fn, Win* w, Buf origin, Buf result, int target, MPI_Aint disp,
-               Buf tgt, const Op* op);
-int compare_and_swap(const char* fn, Win* w, const void* origin, const void* compare,
-                     void* result, const Datatype* type, int target, MPI_Aint disp);
+int accumulate(const char* fn, Win* w, Buf origin, Buf result, int target, MPI_Aint disp, Buf tgt,
+               const Op* op);
+int compare_and_swap(const char* fn, Win* w, const void* origin, const void* compare, void* result,
+                     const Datatype* type, int target, MPI_Aint disp);
 
 // Internal plumbing shared by the files above (transport.cc).
 /// Install the active-message handler (once per MPI_Init).

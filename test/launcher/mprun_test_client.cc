@@ -120,12 +120,13 @@ int info() {
   v = get(g_self.rank, PMIX_LOCAL_RANK);
   unsigned local_rank = v->type == PMIX_UINT16 ? v->data.uint16 : 99999;
   PMIX_VALUE_RELEASE(v);
-  std::printf("rank=%u nspace=%s job_size=%u local_size=%u local_rank=%u local_peers=%s "
-              "hostname=%s oversubscribed=%d\n",
-              g_self.rank, g_self.nspace, get_u32(PMIX_RANK_WILDCARD, PMIX_JOB_SIZE),
-              get_u32(PMIX_RANK_WILDCARD, PMIX_LOCAL_SIZE), local_rank,
-              get_string(PMIX_RANK_WILDCARD, PMIX_LOCAL_PEERS).c_str(),
-              get_string(g_self.rank, PMIX_HOSTNAME).c_str(), oversubscribed ? 1 : 0);
+  std::printf(
+      "rank=%u nspace=%s job_size=%u local_size=%u local_rank=%u local_peers=%s "
+      "hostname=%s oversubscribed=%d\n",
+      g_self.rank, g_self.nspace, get_u32(PMIX_RANK_WILDCARD, PMIX_JOB_SIZE),
+      get_u32(PMIX_RANK_WILDCARD, PMIX_LOCAL_SIZE), local_rank,
+      get_string(PMIX_RANK_WILDCARD, PMIX_LOCAL_PEERS).c_str(),
+      get_string(g_self.rank, PMIX_HOSTNAME).c_str(), oversubscribed ? 1 : 0);
   finalize();
   return 0;
 }

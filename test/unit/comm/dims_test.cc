@@ -72,8 +72,7 @@ TEST_CASE("Dims_create errors", "[dims]") {
   CHECK(dims_create(4, -1, d, &why) == MPI_ERR_DIMS);
 }
 
-TEST_CASE("Dims_create properties for every nnodes up to 400 and up to 4 dimensions",
-          "[dims]") {
+TEST_CASE("Dims_create properties for every nnodes up to 400 and up to 4 dimensions", "[dims]") {
   for (int n = 1; n <= 400; ++n)
     for (int k = 1; k <= 4; ++k) {
       V out = dims(n, V(static_cast<size_t>(k), 0));

@@ -63,7 +63,7 @@ TEST_CASE("docs/MPI_FUNCTIONS.md matches the functions libmpi.so exports", "[exp
   }
   for (const std::string& s : mpi) {
     INFO(s << " is exported by libmpi.so but not listed in docs/MPI_FUNCTIONS.md (run "
-            "docs/update_mpi_functions.py)");
+              "docs/update_mpi_functions.py)");
     CHECK(listed.count(s) == 1);
   }
   for (const auto& [name, unsupported] : listed) {

@@ -31,7 +31,7 @@ TEST_CASE("Cartesian coordinates and ranks are row-major inverses", "[topo]") {
   CHECK(t.cart_coords(1) == V{0, 0, 1});
   CHECK(t.cart_coords(2) == V{0, 1, 0});
   CHECK(t.cart_coords(23) == V{2, 3, 1});
-  const int wrap[] = {1, -1, 1};   // periodic middle dimension wraps to 3
+  const int wrap[] = {1, -1, 1};  // periodic middle dimension wraps to 3
   CHECK(t.cart_rank(wrap) == t.cart_rank(V{1, 3, 1}.data()));
   const int outside[] = {3, 0, 0};  // non-periodic first dimension
   CHECK(t.cart_rank(outside) == -1);

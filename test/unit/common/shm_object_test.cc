@@ -1,9 +1,9 @@
 // The one /dev/shm naming scheme: what the shm backend and RMA windows create is what the
 // launcher's cleanup removes, and nothing else.
-#include <catch2/catch.hpp>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <catch2/catch.hpp>
 
 #include <cstdlib>
 #include <cstring>
@@ -52,8 +52,7 @@ TEST_CASE("an entry belongs to a job by its prefix, also for ids longer than 200
   CHECK(shm_entry_of_job("mpr." + std::string(200, 'j') + ".0123456789abcdef", long_id));
 }
 
-TEST_CASE("create makes a private, zeroed, job-prefixed object of the asked size",
-          "[shm_object]") {
+TEST_CASE("create makes a private, zeroed, job-prefixed object of the asked size", "[shm_object]") {
   const std::string job = unique_job("create");
   ShmObject s = ShmObject::create(job, "win.", 10000);
   REQUIRE(s.base() != nullptr);

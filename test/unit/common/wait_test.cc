@@ -4,8 +4,8 @@
 #include "common/wait.h"
 
 using mpr::common::oversubscribed;
-using mpr::common::WaitKind;
 using mpr::common::Waiter;
+using mpr::common::WaitKind;
 using mpr::common::WaitPolicy;
 
 namespace {

@@ -26,21 +26,32 @@ Datatype* rebuild(const Datatype* d) {
   const std::vector<MPI_Aint>& a = d->aints;
   Datatype* old = d->types.empty() ? nullptr : d->types[0];
   switch (d->combiner) {
-    case MPI_COMBINER_DUP: return dt::make_dup(old);
-    case MPI_COMBINER_CONTIGUOUS: return dt::make_contiguous(i[0], old);
-    case MPI_COMBINER_VECTOR: return dt::make_vector(i[0], i[1], i[2], old);
-    case MPI_COMBINER_HVECTOR: return dt::make_hvector(i[0], i[1], a[0], old);
-    case MPI_COMBINER_INDEXED: return dt::make_indexed(i[0], &i[1], &i[1 + i[0]], old);
-    case MPI_COMBINER_HINDEXED: return dt::make_hindexed(i[0], &i[1], a.data(), old);
-    case MPI_COMBINER_INDEXED_BLOCK: return dt::make_indexed_block(i[0], i[1], &i[2], old);
-    case MPI_COMBINER_HINDEXED_BLOCK: return dt::make_hindexed_block(i[0], i[1], a.data(), old);
-    case MPI_COMBINER_STRUCT: return dt::make_struct(i[0], &i[1], a.data(), d->types.data());
+    case MPI_COMBINER_DUP:
+      return dt::make_dup(old);
+    case MPI_COMBINER_CONTIGUOUS:
+      return dt::make_contiguous(i[0], old);
+    case MPI_COMBINER_VECTOR:
+      return dt::make_vector(i[0], i[1], i[2], old);
+    case MPI_COMBINER_HVECTOR:
+      return dt::make_hvector(i[0], i[1], a[0], old);
+    case MPI_COMBINER_INDEXED:
+      return dt::make_indexed(i[0], &i[1], &i[1 + i[0]], old);
+    case MPI_COMBINER_HINDEXED:
+      return dt::make_hindexed(i[0], &i[1], a.data(), old);
+    case MPI_COMBINER_INDEXED_BLOCK:
+      return dt::make_indexed_block(i[0], i[1], &i[2], old);
+    case MPI_COMBINER_HINDEXED_BLOCK:
+      return dt::make_hindexed_block(i[0], i[1], a.data(), old);
+    case MPI_COMBINER_STRUCT:
+      return dt::make_struct(i[0], &i[1], a.data(), d->types.data());
     case MPI_COMBINER_SUBARRAY: {
       int n = i[0];
       return dt::make_subarray(n, &i[1], &i[1 + n], &i[1 + 2 * n], i[1 + 3 * n], old);
     }
-    case MPI_COMBINER_RESIZED: return dt::make_resized(old, a[0], a[1]);
-    default: return nullptr;
+    case MPI_COMBINER_RESIZED:
+      return dt::make_resized(old, a[0], a[1]);
+    default:
+      return nullptr;
   }
 }
 
@@ -181,10 +192,10 @@ TEST_CASE("get_envelope/get_contents round trip for every constructor", "[dtype]
   };
   made.push_back(dt::make_dup(made[7]));
   const int want_combiners[] = {
-      MPI_COMBINER_CONTIGUOUS,    MPI_COMBINER_VECTOR,  MPI_COMBINER_HVECTOR,
-      MPI_COMBINER_INDEXED,       MPI_COMBINER_HINDEXED, MPI_COMBINER_INDEXED_BLOCK,
-      MPI_COMBINER_HINDEXED_BLOCK, MPI_COMBINER_STRUCT, MPI_COMBINER_SUBARRAY,
-      MPI_COMBINER_RESIZED,       MPI_COMBINER_DUP};
+      MPI_COMBINER_CONTIGUOUS,     MPI_COMBINER_VECTOR,   MPI_COMBINER_HVECTOR,
+      MPI_COMBINER_INDEXED,        MPI_COMBINER_HINDEXED, MPI_COMBINER_INDEXED_BLOCK,
+      MPI_COMBINER_HINDEXED_BLOCK, MPI_COMBINER_STRUCT,   MPI_COMBINER_SUBARRAY,
+      MPI_COMBINER_RESIZED,        MPI_COMBINER_DUP};
   CHECK(to_datatype(MPI_INT)->combiner == MPI_COMBINER_NAMED);
   std::vector<char> mem(4096);
   for (size_t i = 0; i < mem.size(); ++i) mem[i] = static_cast<char>(i * 7);
@@ -240,8 +251,8 @@ TEST_CASE("element counts of derived types for MPI_Get_elements", "[dtype][eleme
   Datatype* v = dt::make_contiguous(1000, s);
   CHECK(v->elements_in(0) == 0);
   CHECK(v->elements_in(20) == 3);
-  CHECK(v->elements_in(24) == 4);    // one more int
-  CHECK(v->elements_in(28) == -1);   // inside a double
+  CHECK(v->elements_in(24) == 4);   // one more int
+  CHECK(v->elements_in(28) == -1);  // inside a double
   CHECK(v->elements_in(32) == 5);
   CHECK(v->count_in(20000) == 1);
   CHECK(v->count_in(20) == -1);

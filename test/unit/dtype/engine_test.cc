@@ -67,7 +67,8 @@ void check_type(const Built& b, size_t count, std::mt19937_64& rng) {
     const size_t max = 1 + rng() % 64;
     while (size_t n = walk.next_block(&at, rng() % 2 ? max : want.size() + 1)) {
       REQUIRE(n <= std::max(max, want.size() + 1));
-      cat.insert(cat.end(), reinterpret_cast<const char*>(at), reinterpret_cast<const char*>(at) + n);
+      cat.insert(cat.end(), reinterpret_cast<const char*>(at),
+                 reinterpret_cast<const char*>(at) + n);
     }
     CHECK(cat == want);
   }
@@ -175,8 +176,7 @@ TEST_CASE("nested vector of struct of indexed against the naive model", "[dtype]
   st_ref.bounded = true;
   for (int i = 0; i < 5; ++i)
     for (int k = 0; k < 2; ++k)
-      for (const Entry& e : st_ref.map)
-        model.ref.map.push_back({(i * 3 + k) * 80 + e.disp, e.len});
+      for (const Entry& e : st_ref.map) model.ref.map.push_back({(i * 3 + k) * 80 + e.disp, e.len});
   model.ref.lb = 0;
   model.ref.ub = (4 * 3 + 2) * 80;
   model.ref.bounded = true;

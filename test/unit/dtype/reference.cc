@@ -37,9 +37,8 @@ void add_copies(Ref* r, const Ref& old, size_t n, ptrdiff_t disp, ptrdiff_t stri
   r->explicit_bounds = r->explicit_bounds || old.explicit_bounds;
 }
 
-const MPI_Datatype kBasics[] = {MPI_CHAR,   MPI_SHORT,  MPI_INT,         MPI_DOUBLE,
-                                MPI_FLOAT,  MPI_INT64_T, MPI_DOUBLE_INT, MPI_SHORT_INT,
-                                MPI_2INT,   MPI_BYTE};
+const MPI_Datatype kBasics[] = {MPI_CHAR,    MPI_SHORT,      MPI_INT,       MPI_DOUBLE, MPI_FLOAT,
+                                MPI_INT64_T, MPI_DOUBLE_INT, MPI_SHORT_INT, MPI_2INT,   MPI_BYTE};
 
 int pick(std::mt19937_64& rng, int lo, int hi) {
   return std::uniform_int_distribution<int>(lo, hi)(rng);

@@ -20,7 +20,7 @@ struct Entry {
 struct Ref {
   std::vector<Entry> map;  ///< one element, in packing order
   ptrdiff_t lb = 0, ub = 0;
-  bool bounded = false;    ///< lb/ub were set by some copy
+  bool bounded = false;  ///< lb/ub were set by some copy
   bool explicit_bounds = false;
   size_t align = 1;
   ptrdiff_t extent() const { return ub - lb; }

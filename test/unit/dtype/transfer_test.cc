@@ -57,8 +57,7 @@ TEST_CASE("derived types over the pml: eager, copy pipeline and get into bounce 
     // Non-contiguous sender, contiguous receiver.
     std::vector<double> flat(static_cast<size_t>(n), -1);
     MPI_Status st;
-    REQUIRE(transfer(world, src.data(), 1, every2, flat.data(), n * 8, byte, &st) ==
-            MPI_SUCCESS);
+    REQUIRE(transfer(world, src.data(), 1, every2, flat.data(), n * 8, byte, &st) == MPI_SUCCESS);
     CHECK(status_bytes(&st) == static_cast<size_t>(n) * 8);
     bool ok = true;
     for (int i = 0; i < n; ++i) ok = ok && flat[i] == src[2 * i];

@@ -339,8 +339,7 @@ TEST_CASE("sends queued behind kRetry keep their order", "[protocol]") {
   for (auto* r : recvs) w.pml(1).release(r);
 }
 
-TEST_CASE("send_now and recv_now complete at once or do nothing, keeping the order",
-          "[protocol]") {
+TEST_CASE("send_now and recv_now complete at once or do nothing, keeping the order", "[protocol]") {
   FakeOptions o;
   o.channel_capacity = 2;  // the third message to a peer meets kRetry until delivery
   FakeWorld w(2, o);

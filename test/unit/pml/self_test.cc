@@ -11,8 +11,8 @@
 
 using namespace mpr;
 using mpr::test::check_payload;
-using mpr::test::FakeBootstrap;
 using mpr::test::eager_hdr;
+using mpr::test::FakeBootstrap;
 using mpr::test::make_payload;
 using mpr::test::Scripted;
 

@@ -159,8 +159,8 @@ TEST_CASE("the registry and Pml::create honour MPR_BTL", "[setup]") {
   SECTION("an unknown name is refused by name, with the names this build knows") {
     ScopedEnv env("MPR_BTL", "self,infiniband");
     FakeBootstrap bs(0, 1);
-    CHECK_THROWS_WITH(btl::Registry::create(bs),
-                      Catch::Contains("'infiniband'") && Catch::Contains("known: self, shm, verbs"));
+    CHECK_THROWS_WITH(btl::Registry::create(bs), Catch::Contains("'infiniband'") &&
+                                                     Catch::Contains("known: self, shm, verbs"));
   }
   SECTION("a backend this build does not have is refused, not accepted silently") {
     ScopedEnv env("MPR_BTL", "tcp");

@@ -74,8 +74,7 @@ const Expect kExpected[] = {
     scalar<bool>(MPI_CXX_BOOL, "MPI_CXX_BOOL"),
     scalar<std::complex<float>>(MPI_CXX_FLOAT_COMPLEX, "MPI_CXX_FLOAT_COMPLEX"),
     scalar<std::complex<double>>(MPI_CXX_DOUBLE_COMPLEX, "MPI_CXX_DOUBLE_COMPLEX"),
-    scalar<std::complex<long double>>(MPI_CXX_LONG_DOUBLE_COMPLEX,
-                                      "MPI_CXX_LONG_DOUBLE_COMPLEX"),
+    scalar<std::complex<long double>>(MPI_CXX_LONG_DOUBLE_COMPLEX, "MPI_CXX_LONG_DOUBLE_COMPLEX"),
     pair<float>(MPI_FLOAT_INT, "MPI_FLOAT_INT"),
     pair<double>(MPI_DOUBLE_INT, "MPI_DOUBLE_INT"),
     pair<long>(MPI_LONG_INT, "MPI_LONG_INT"),
@@ -113,8 +112,8 @@ TEST_CASE("every predefined handle in the range maps to its own table entry",
   }
   CHECK(to_datatype(MPI_DATATYPE_NULL) == nullptr);
   CHECK(to_datatype(reinterpret_cast<MPI_Datatype>(kDatatypeHandleBase)) == nullptr);
-  CHECK(to_datatype(reinterpret_cast<MPI_Datatype>(
-            kDatatypeHandleBase + static_cast<int>(Basic::kNumBasic))) == nullptr);
+  CHECK(to_datatype(reinterpret_cast<MPI_Datatype>(kDatatypeHandleBase +
+                                                   static_cast<int>(Basic::kNumBasic))) == nullptr);
   CHECK(to_datatype(reinterpret_cast<MPI_Datatype>(MPI_SUM)) == nullptr);
 }
 

@@ -32,12 +32,11 @@ TEST_CASE("handles are pointer-sized and predefined ones are small constants", "
   CHECK(sizeof(MPI_Aint) == sizeof(void*));
   CHECK(sizeof(MPI_Count) == 8);
   CHECK(sizeof(MPI_Offset) == 8);
-  for (auto h : {reinterpret_cast<uintptr_t>(MPI_COMM_WORLD),
-                 reinterpret_cast<uintptr_t>(MPI_COMM_SELF),
-                 reinterpret_cast<uintptr_t>(MPI_LONG_DOUBLE_INT),
-                 reinterpret_cast<uintptr_t>(MPI_NO_OP),
-                 reinterpret_cast<uintptr_t>(MPI_ERRORS_ABORT),
-                 reinterpret_cast<uintptr_t>(MPI_MESSAGE_NO_PROC)}) {
+  for (auto h :
+       {reinterpret_cast<uintptr_t>(MPI_COMM_WORLD), reinterpret_cast<uintptr_t>(MPI_COMM_SELF),
+        reinterpret_cast<uintptr_t>(MPI_LONG_DOUBLE_INT), reinterpret_cast<uintptr_t>(MPI_NO_OP),
+        reinterpret_cast<uintptr_t>(MPI_ERRORS_ABORT),
+        reinterpret_cast<uintptr_t>(MPI_MESSAGE_NO_PROC)}) {
     CHECK(h > 0);
     CHECK(h < 0x1000);
   }

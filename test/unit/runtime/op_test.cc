@@ -16,45 +16,84 @@ constexpr int kNumOps = static_cast<int>(OpId::kNumPredefined);
 
 enum class Group { kNone, kInt, kFloat, kComplex, kLogical, kByte, kPair };
 
+// clang-format off: the type groups read as lists
 Group group_of(Basic b) {
   switch (b) {
-    case Basic::kSignedChar: case Basic::kUnsignedChar: case Basic::kShort:
-    case Basic::kUShort: case Basic::kInt: case Basic::kUInt: case Basic::kLong:
-    case Basic::kULong: case Basic::kLongLong: case Basic::kULongLong: case Basic::kInt8:
-    case Basic::kInt16: case Basic::kInt32: case Basic::kInt64: case Basic::kUInt8:
-    case Basic::kUInt16: case Basic::kUInt32: case Basic::kUInt64: case Basic::kAint:
-    case Basic::kOffset: case Basic::kCount:
+    case Basic::kSignedChar:
+    case Basic::kUnsignedChar:
+    case Basic::kShort:
+    case Basic::kUShort:
+    case Basic::kInt:
+    case Basic::kUInt:
+    case Basic::kLong:
+    case Basic::kULong:
+    case Basic::kLongLong:
+    case Basic::kULongLong:
+    case Basic::kInt8:
+    case Basic::kInt16:
+    case Basic::kInt32:
+    case Basic::kInt64:
+    case Basic::kUInt8:
+    case Basic::kUInt16:
+    case Basic::kUInt32:
+    case Basic::kUInt64:
+    case Basic::kAint:
+    case Basic::kOffset:
+    case Basic::kCount:
       return Group::kInt;
-    case Basic::kFloat: case Basic::kDouble: case Basic::kLongDouble:
+    case Basic::kFloat:
+    case Basic::kDouble:
+    case Basic::kLongDouble:
       return Group::kFloat;
-    case Basic::kCFloatComplex: case Basic::kCDoubleComplex: case Basic::kCLongDoubleComplex:
-    case Basic::kCxxFloatComplex: case Basic::kCxxDoubleComplex:
+    case Basic::kCFloatComplex:
+    case Basic::kCDoubleComplex:
+    case Basic::kCLongDoubleComplex:
+    case Basic::kCxxFloatComplex:
+    case Basic::kCxxDoubleComplex:
     case Basic::kCxxLongDoubleComplex:
       return Group::kComplex;
-    case Basic::kCBool: case Basic::kCxxBool:
+    case Basic::kCBool:
+    case Basic::kCxxBool:
       return Group::kLogical;
     case Basic::kByte:
       return Group::kByte;
-    case Basic::kFloatInt: case Basic::kDoubleInt: case Basic::kLongInt: case Basic::k2Int:
-    case Basic::kShortInt: case Basic::kLongDoubleInt:
+    case Basic::kFloatInt:
+    case Basic::kDoubleInt:
+    case Basic::kLongInt:
+    case Basic::k2Int:
+    case Basic::kShortInt:
+    case Basic::kLongDoubleInt:
       return Group::kPair;
     default:
       return Group::kNone;  // MPI_CHAR, MPI_WCHAR, MPI_PACKED
   }
 }
+// clang-format on
 
 bool expected_defined(OpId op, Group g) {
   switch (op) {
-    case OpId::kMax: case OpId::kMin: return g == Group::kInt || g == Group::kFloat;
-    case OpId::kSum: case OpId::kProd:
+    case OpId::kMax:
+    case OpId::kMin:
+      return g == Group::kInt || g == Group::kFloat;
+    case OpId::kSum:
+    case OpId::kProd:
       return g == Group::kInt || g == Group::kFloat || g == Group::kComplex;
-    case OpId::kLand: case OpId::kLor: case OpId::kLxor:
+    case OpId::kLand:
+    case OpId::kLor:
+    case OpId::kLxor:
       return g == Group::kInt || g == Group::kLogical;
-    case OpId::kBand: case OpId::kBor: case OpId::kBxor:
+    case OpId::kBand:
+    case OpId::kBor:
+    case OpId::kBxor:
       return g == Group::kInt || g == Group::kByte;
-    case OpId::kMaxloc: case OpId::kMinloc: return g == Group::kPair;
-    case OpId::kReplace: case OpId::kNoOp: return g != Group::kNone;
-    default: return false;
+    case OpId::kMaxloc:
+    case OpId::kMinloc:
+      return g == Group::kPair;
+    case OpId::kReplace:
+    case OpId::kNoOp:
+      return g != Group::kNone;
+    default:
+      return false;
   }
 }
 

@@ -95,8 +95,8 @@ TEST_CASE("singleton lifecycle through the runtime core", "[runtime][singleton]"
   {  // a truncated receive gives MPI_ERR_TRUNCATE in the code and the status
     char big[64], small[8] = {};
     std::memset(big, 7, sizeof big);
-    pml::Request* s = start_send(world, big, 64, to_datatype(MPI_CHAR), 0, 2,
-                                 pml::SendMode::kStandard);
+    pml::Request* s =
+        start_send(world, big, 64, to_datatype(MPI_CHAR), 0, 2, pml::SendMode::kStandard);
     pml::Request* r = start_recv(world, small, 8, to_datatype(MPI_CHAR), 0, 2);
     MPI_Status st;
     int code = wait_and_finish("MPI_Recv", r, &st);
@@ -119,8 +119,8 @@ TEST_CASE("singleton lifecycle through the runtime core", "[runtime][singleton]"
 
   {  // collectives on one rank and a dup with fresh context ids
     double in[2] = {1.5, -2}, out[2] = {};
-    CHECK(coll::allreduce("test", world, in, out, 2, to_datatype(MPI_DOUBLE),
-                          to_op(MPI_SUM)) == MPI_SUCCESS);
+    CHECK(coll::allreduce("test", world, in, out, 2, to_datatype(MPI_DOUBLE), to_op(MPI_SUM)) ==
+          MPI_SUCCESS);
     CHECK(out[1] == -2);
     CHECK(coll::barrier("test", world) == MPI_SUCCESS);
     Comm* a = nullptr;
@@ -144,9 +144,8 @@ TEST_CASE("singleton lifecycle through the runtime core", "[runtime][singleton]"
     int code = raise_error(world, MPI_ERR_RANK, "MPI_Send", "invalid rank %d", 3);
     CHECK(error_class_of(code) == MPI_ERR_RANK);
     world->set_errhandler(errhandler_fatal());
-    int status = exit_status_of([&] {
-      raise_error(world, MPI_ERR_TAG, "MPI_Send", "invalid tag %d", -5);
-    });
+    int status =
+        exit_status_of([&] { raise_error(world, MPI_ERR_TAG, "MPI_Send", "invalid tag %d", -5); });
     CHECK(status == MPI_ERR_TAG);
   }
 

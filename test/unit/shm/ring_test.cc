@@ -193,12 +193,12 @@ TEST_CASE("a record that would cross a cache line starts the next one", "[ring]"
     p.publish(len, meta_of(seq, len));
     return cell_of(b);
   };
-  CHECK(put(0, 8) == 0);    // 1 cell
-  CHECK(put(1, 24) == 1);   // 2 cells: 1-2 fit the line
-  CHECK(put(2, 24) == 4);   // 3-4 would cross: skip cell 3
-  CHECK(put(3, 8) == 6);    // 1 cell
-  CHECK(put(4, 40) == 8);   // a whole line: skip cell 7
-  CHECK(put(5, 100) == 12); // two lines
+  CHECK(put(0, 8) == 0);     // 1 cell
+  CHECK(put(1, 24) == 1);    // 2 cells: 1-2 fit the line
+  CHECK(put(2, 24) == 4);    // 3-4 would cross: skip cell 3
+  CHECK(put(3, 8) == 6);     // 1 cell
+  CHECK(put(4, 40) == 8);    // a whole line: skip cell 7
+  CHECK(put(5, 100) == 12);  // two lines
   // The consumer follows the skip marks; the counters include the skipped cells.
   CHECK(reinterpret_cast<RingControl*>(m.mem)->tail.load() == 20);
   for (uint64_t i = 0; i < 6; ++i) CHECK(take(c, i) >= 0);
@@ -213,8 +213,7 @@ TEST_CASE("a record that would cross a cache line starts the next one", "[ring]"
   CHECK(reinterpret_cast<RingControl*>(m.mem)->head.load() == 32 + 5);
 }
 
-TEST_CASE("a producer goes back to the start after 32 KiB when the consumer keeps up",
-          "[ring]") {
+TEST_CASE("a producer goes back to the start after 32 KiB when the consumer keeps up", "[ring]") {
   Rig rig({64, 4096});  // 256 KiB of records
   auto& [m, p, c] = rig;
   const uint8_t* area = m.area();
@@ -266,7 +265,8 @@ TEST_CASE("payload bytes that look like a header are never read as one", "[ring]
   for (int round = 0; round < 20000; ++round) {
     for (uint64_t n = next_rand() % 4; n > 0; --n) {
       // Mostly one- and two-cell records, some of a line or two.
-      const uint32_t len = next_rand() % 3 ? uint32_t(next_rand() % 25) : uint32_t(next_rand() % 121);
+      const uint32_t len =
+          next_rand() % 3 ? uint32_t(next_rand() % 25) : uint32_t(next_rand() % 121);
       uint8_t* body = p.try_reserve(len);
       if (!body) break;
       const uint64_t tail = reinterpret_cast<RingControl*>(m.mem)->tail.load();
