@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -33,6 +34,24 @@ void pipe_or_throw(UniqueFd* read_end, UniqueFd* write_end) {
   write_end->reset(fds[1]);
 }
 
+// The kernel's struct sigaction (x86-64, aarch64 layout): glibc's sigaction() refuses the
+// signals it keeps for itself (32 and 33), which an ignoring parent may still have set.
+struct KernelSigaction {
+  void (*handler)(int);
+  unsigned long flags;
+  void (*restorer)();
+  unsigned long mask;
+};
+
+void reset_disposition(int sig) {
+  struct sigaction dfl;
+  std::memset(&dfl, 0, sizeof dfl);
+  dfl.sa_handler = SIG_DFL;
+  if (::sigaction(sig, &dfl, nullptr) == 0 || errno != EINVAL) return;
+  KernelSigaction raw{SIG_DFL, 0, nullptr, 0};
+  ::syscall(SYS_rt_sigaction, sig, &raw, nullptr, sizeof raw.mask);
+}
+
 void child_fail(const char* what, const char* path) {
   const char* why = std::strerror(errno);
   const char* parts[] = {"mprun: ", what, " ", path, ": ", why, "\n"};
@@ -47,11 +66,8 @@ void child_fail(const char* what, const char* path) {
                              int stdin_fd, int out_fd, int err_fd,
                              const std::vector<unsigned long>& affinity, const char* rank_text) {
   // Ignored signals and the blocked mask survive exec; the rank must start clean.
-  struct sigaction dfl;
-  std::memset(&dfl, 0, sizeof dfl);
-  dfl.sa_handler = SIG_DFL;
   for (int sig = 1; sig < NSIG; ++sig)
-    if (sig != SIGKILL && sig != SIGSTOP) ::sigaction(sig, &dfl, nullptr);
+    if (sig != SIGKILL && sig != SIGSTOP) reset_disposition(sig);
   sigset_t none;
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);

@@ -390,6 +390,30 @@ if [ $RC = 0 ] && grep -q '^SigIgn:[[:space:]]*0*$' "$T/out" && grep -q '^SigBlk
 then pass rank-signals-reset
 else fail rank-signals-reset "rc=$RC $(echo "$OUT" | tr '\n' ' ')"; fi
 
+# Signal 32 is one glibc keeps for itself (its sigaction() refuses it); a parent that ignores it
+# through the raw system call must not hand that to the ranks either.
+cat >"$T/ign32.c" <<'EOF_C'
+#define _GNU_SOURCE
+#include <signal.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+struct ksa { void (*handler)(int); unsigned long flags; void (*restorer)(void); unsigned long mask; };
+int main(int argc, char** argv) {
+  struct ksa ign = {SIG_IGN, 0, 0, 0};
+  if (argc < 2 || syscall(SYS_rt_sigaction, 32, &ign, 0, sizeof ign.mask) != 0) return 2;
+  execvp(argv[1], argv + 1);
+  return 127;
+}
+EOF_C
+if cc -o "$T/ign32" "$T/ign32.c" 2>"$T/ign32.log"; then
+  run "$T/ign32" "$MPRUN" -n 1 grep -E "^SigIgn" /proc/self/status
+  if [ $RC = 0 ] && grep -q '^SigIgn:[[:space:]]*0*$' "$T/out"
+  then pass rank-signals-reset-glibc-reserved
+  else fail rank-signals-reset-glibc-reserved "rc=$RC $(echo "$OUT" | tr '\n' ' ')"; fi
+else
+  fail rank-signals-reset-glibc-reserved "cannot compile the helper: $(head -c 300 "$T/ign32.log")"
+fi
+
 # ---- PMIx clients ----------------------------------------------------------------------------
 run "$MPRUN" -n 4 "$CLIENT" modex
 n_ok=$(grep -c "modex ok (local_size 4)" "$T/out")

@@ -24,7 +24,8 @@ h_manifest=${h_manifest:-$h_lib_dir/../jobs/manifest}
 # ---- reporting ------------------------------------------------------------------------------
 selected() { [ -z "$h_only" ] || [[ $1 =~ $h_only ]]; }
 log_for() { printf '%s/%s.log' "$h_logdir" "$(printf '%s' "$1" | tr -c 'A-Za-z0-9._=-' '_')"; }
-stage() { echo "# $*"; }
+h_stage_t0=$(date +%s)
+stage() { echo "# $* [at $(($(date +%s) - h_stage_t0)) s]"; }
 # pass NAME [NOTE]
 pass() { h_pass=$((h_pass + 1)); echo "PASS $1${2:+ ($2)}"; }
 # skip NAME REASON
