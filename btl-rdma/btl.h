@@ -1,5 +1,5 @@
 // The byte transfer layer interface. RDMA-shaped: active messages plus one-sided get/put on
-// registered memory. Backends (self, shm, verbs) implement it; the registry (registry.h) owns
+// registered memory. Backends (self, shm, verbs, tcp) implement it; the registry (registry.h) owns
 // them, and the pml and one-sided communication reach them only through it.
 //
 // Peers are job ranks (0..job size-1). A backend never knows about MPI tags, communicators or
@@ -35,6 +35,10 @@ struct Caps {
   size_t eager_limit = 0;   ///< pml sends messages up to this size eagerly
   bool native_get = false;  ///< get() is one-sided (RDMA READ / CMA), not emulated
   bool native_put = false;
+  /// get()/put() move data with messages that the peer's progress() serves (tcp): fine for
+  /// a rendezvous, whose sender waits in MPI, but not one-sided for windows, whose target
+  /// may be computing.
+  bool emulated_rdma = false;
   bool needs_registration = false;  ///< reg() does real work (verbs); pml may cache it
   /// Rendezvous messages of at least this many bytes are read with get(); smaller ones go
   /// through the copy pipeline (where get() has a high fixed cost, as CMA system calls do).
@@ -106,6 +110,11 @@ class Btl {
 
   /// True if this backend can reach `peer` (e.g. shm: same node).
   virtual bool reachable(int peer) const = 0;
+  /// Why reachable(peer) is false, for the "no backend reaches peer N" error (after wire_up).
+  virtual std::string why_unreachable(int peer) const {
+    (void)peer;
+    return "";
+  }
 
   /// Register the handler for am_id (0..kMaxAmIds-1). Must be called before the first progress().
   void set_handler(int am_id, AmHandler fn, void* ctx) { handlers_[am_id] = {fn, ctx}; }
@@ -146,6 +155,12 @@ class Btl {
   /// Poll for incoming messages and completions; calls handlers. Returns the number of events.
   virtual int progress() = 0;
 
+  /// True when nothing send_am() accepted still waits inside this backend to go out (a
+  /// backend that queues in user space, as tcp does behind a full socket or an unfinished
+  /// handshake, says false until progress() has written it). MPI_Finalize progresses until
+  /// every backend is flushed before its fence, where nothing progresses.
+  virtual bool flushed() const { return true; }
+
   /// Called by a handler: return from the current progress() once this message is done and
   /// leave the rest queued for the next call (the pml does so when a message completed a
   /// posted receive). A hint: a backend that delivers in batches may ignore it.
@@ -153,6 +168,8 @@ class Btl {
 
   /// One-line description for MPR_VERBOSE (device, thresholds).
   virtual std::string describe() const = 0;
+  /// Counters for MPR_STATS: lines of "  name: counters", or empty.
+  virtual std::string stats_text() const { return ""; }
 
  protected:
   struct HandlerSlot {
@@ -168,14 +185,31 @@ class Btl {
   bool yield_ = false;  ///< set by yield_progress(); backends clear it when they return
 };
 
+/// Thrown by a factory when its backend cannot serve this job on this machine (no device, no
+/// usable interface, alone on the node). The registry notes the reason for MPR_VERBOSE and
+/// for the error that names a peer no backend reaches.
+class Unavailable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// A backend's connection to `peer` broke while the job runs (not during finalize): the peer
+/// process is gone or its node unreachable. The backend reports it here with a sentence naming
+/// the peer, its node and the cause; the handler the runtime installed ends the job. Without a
+/// handler (unit tests) this throws std::runtime_error.
+using PeerLostFn = void (*)(int peer, const char* why);
+void set_peer_lost_handler(PeerLostFn fn);
+void report_peer_lost(int peer, const std::string& why);
+
 /// Factories: phase 1 of setup, run by the registry (registry.cc holds the table). Each creates
 /// local resources and bs.put()s this rank's address under its own key ("mpr.shm",
-/// "mpr.verbs", ...); the registry then fences once and calls wire_up() on each. A factory returns
-/// nullptr (with a verbose-mode note) when the backend cannot be used on this machine for this job,
-/// and throws std::runtime_error when it was explicitly asked for (MPR_BTL / MPR_VERBS_DEVICE) but
-/// fails. Factories must not fence.
+/// "mpr.verbs", ...); the registry then fences once and calls wire_up() on each. A factory throws
+/// Unavailable when the backend cannot be used on this machine for this job, and
+/// std::runtime_error when it was explicitly asked for (MPR_BTL / MPR_VERBS_DEVICE) but fails.
+/// Factories must not fence.
 std::unique_ptr<Btl> make_self_btl(common::Bootstrap& bs);
 std::unique_ptr<Btl> make_shm_btl(common::Bootstrap& bs);
-std::unique_ptr<Btl> make_verbs_btl(common::Bootstrap& bs);  // nullptr when built without verbs
+std::unique_ptr<Btl> make_verbs_btl(common::Bootstrap& bs);
+std::unique_ptr<Btl> make_tcp_btl(common::Bootstrap& bs);
 
 }  // namespace mpr::btl

@@ -2,6 +2,8 @@
 // the retry backlog and registrations made ahead of use (MPI_Alloc_mem).
 #include "btl-rdma/registry.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <sstream>
 #include <stdexcept>
@@ -27,6 +29,7 @@ constexpr Entry kTable[] = {
     {"self", &make_self_btl, true},
     {"shm", &make_shm_btl, false},
     {"verbs", &make_verbs_btl, false},
+    {"tcp", &make_tcp_btl, false},
 };
 static_assert(std::size(kTable) <= kMaxSlots);
 
@@ -56,6 +59,11 @@ std::vector<int> sequential(size_t n) {
   return s;
 }
 
+/// Each rank's host name, for messages about peers on other nodes.
+constexpr const char* kNodeKey = "mpr.node";
+
+PeerLostFn g_peer_lost = nullptr;
+
 /// What pin() registered: one registration per backend that needs them.
 struct Pinned {
   std::vector<std::pair<Btl*, Registration>> regs;
@@ -75,24 +83,41 @@ std::unique_ptr<Registry> Registry::create(common::Bootstrap& bs) {
   auto allowed = [&](const char* name) {
     return wanted.empty() || std::find(wanted.begin(), wanted.end(), name) != wanted.end();
   };
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) != 0) host[0] = 0;
+  bs.put(kNodeKey, std::vector<uint8_t>(host, host + std::strlen(host)));
   std::vector<std::unique_ptr<Btl>> btls;
   std::vector<int> slots;
+  std::vector<std::string> declined;
   for (size_t i = 0; i < std::size(kTable); ++i) {
     const Entry& e = kTable[i];
-    if (!e.always && !allowed(e.name)) continue;
+    if (!e.always && !allowed(e.name)) {
+      declined.push_back(std::string(e.name) + ": not in MPR_BTL");
+      continue;
+    }
+    std::string why;
     try {
       if (auto b = e.factory(bs)) {
         btls.push_back(std::move(b));
         slots.push_back(static_cast<int>(i));
-      } else {
-        common::log_verbose("btl: backend %s is not available on this machine", e.name);
+        continue;
       }
+      why = "not available on this machine";
+    } catch (const Unavailable& ex) {
+      if (!wanted.empty() && !e.always)
+        throw std::runtime_error("rank " + std::to_string(bs.rank()) + ": MPR_BTL asks for " +
+                                 e.name + " but it cannot be used: " + ex.what());
+      why = ex.what();
     } catch (const std::exception& ex) {
       if (!wanted.empty() || e.always) throw;
-      common::log_verbose("btl: backend %s skipped: %s", e.name, ex.what());
+      why = ex.what();
     }
+    common::log_verbose("btl: backend %s not used: %s", e.name, why.c_str());
+    declined.push_back(std::string(e.name) + ": " + why);
   }
-  return std::make_unique<Registry>(bs, std::move(btls), std::move(slots));
+  auto reg = std::make_unique<Registry>(bs, std::move(btls), std::move(slots));
+  reg->declined_ = std::move(declined);
+  return reg;
 }
 
 Registry::Registry(common::Bootstrap& bs, std::vector<std::unique_ptr<Btl>> btls,
@@ -133,10 +158,20 @@ void Registry::connect() {
       if (!best || b->caps().rank < best->caps().rank) best = b;
     }
     if (!best) {
-      std::string names;
-      for (Btl* b : loaded_) names += std::string(names.empty() ? "" : ", ") + b->caps().name;
+      // Every backend's reason: those loaded say why not this peer, the others why not at all.
+      std::string why;
+      for (Btl* b : loaded_) {
+        std::string w = b->why_unreachable(peer);
+        why += std::string(why.empty() ? "" : "; ") + b->caps().name + ": " +
+               (w.empty() ? "does not reach it" : w);
+      }
+      for (const std::string& d : declined_) why += "; " + d;
+      std::vector<uint8_t> node;
+      std::string where;
+      if (bs_.get(peer, kNodeKey, &node) && !node.empty())
+        where = " on node " + std::string(node.begin(), node.end());
       throw std::runtime_error("rank " + std::to_string(me) + ": no backend reaches peer " +
-                               std::to_string(peer) + " (loaded: " + names + "; check MPR_BTL)");
+                               std::to_string(peer) + where + " (" + why + "; check MPR_BTL)");
     }
     peers_[static_cast<size_t>(peer)].btl = best;
     if (std::find(used_.begin(), used_.end(), best) == used_.end()) used_.push_back(best);
@@ -225,6 +260,19 @@ void Registry::finalize() {
   if (finalized_) return;
   finalized_ = true;
   for (Btl* b : loaded_) b->finalize();
+}
+
+std::string Registry::stats() const {
+  std::string out;
+  for (Btl* b : used_) out += b->stats_text();
+  return out;
+}
+
+void set_peer_lost_handler(PeerLostFn fn) { g_peer_lost = fn; }
+
+void report_peer_lost(int peer, const std::string& why) {
+  if (g_peer_lost) g_peer_lost(peer, why.c_str());
+  throw std::runtime_error(why);
 }
 
 std::string Registry::describe() const {

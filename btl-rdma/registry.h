@@ -76,6 +76,13 @@ class Registry {
   /// behind them (per-peer order), so callers with a direct path check this first.
   bool backlogged(int peer) const { return !peers_[static_cast<size_t>(peer)].backlog.empty(); }
   bool backlog_empty() const { return backlogged_peers_.empty(); }
+  /// The backlog is empty and every backend in use has written what it accepted.
+  bool flushed() const {
+    if (!backlog_empty()) return false;
+    for (Btl* b : used_)
+      if (!b->flushed()) return false;
+    return true;
+  }
   size_t backlog_size() const;
 
   /// Send an active message now, or queue it behind the peer's backlog (the header is copied;
@@ -117,6 +124,8 @@ class Registry {
 
   /// For MPR_VERBOSE: one line per loaded backend.
   std::string describe() const;
+  /// For MPR_STATS: the counters of the backends in use (lines, or empty).
+  std::string stats() const;
 
  private:
   struct Queued {
@@ -144,6 +153,7 @@ class Registry {
   std::vector<Btl*> used_;
   std::vector<Peer> peers_;
   std::vector<int> backlogged_peers_;
+  std::vector<std::string> declined_;  // "name: why" of each backend create() did not load
   bool finalized_ = false;
 };
 

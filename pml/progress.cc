@@ -143,7 +143,7 @@ void PmlImpl::wait(Request* req) {
 }
 
 bool PmlImpl::idle() const {
-  return incomplete_ == match_.posted_count() && reg_.backlog_empty() && getters_.empty() &&
+  return incomplete_ == match_.posted_count() && reg_.flushed() && getters_.empty() &&
          pipelines_.empty();
 }
 

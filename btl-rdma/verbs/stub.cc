@@ -5,13 +5,11 @@
 // conditional rather than a weak symbol, because in a static archive a weak definition can win
 // over the real one in another member (the linker stops looking once the symbol is defined).
 #include "btl-rdma/btl.h"
-#include "common/log.h"
 
 namespace mpr::btl {
 
 std::unique_ptr<Btl> make_verbs_btl(common::Bootstrap&) {
-  common::log_verbose("btl: verbs backend not built (configured without rdma-core)");
-  return nullptr;
+  throw Unavailable("not built (configured without rdma-core)");
 }
 
 }  // namespace mpr::btl

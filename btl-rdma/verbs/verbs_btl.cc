@@ -556,6 +556,8 @@ void VerbsBtl::release() {
   }
 }
 
+std::string g_why_not;  // why the last create() returned nullptr
+
 std::unique_ptr<Btl> create(common::Bootstrap& bs, const Config& cfg) {
   g_fork_note = fork_policy(cfg);
   Device dev;
@@ -563,14 +565,14 @@ std::unique_ptr<Btl> create(common::Bootstrap& bs, const Config& cfg) {
     dev = open_device(cfg, bs.rank(), bs.local_rank());
   } catch (const std::exception& e) {
     if (cfg.requested) throw;
-    common::log_verbose("verbs: not used: %s", e.what());
+    g_why_not = e.what();
     return nullptr;
   }
   if (!dev.ctx) {
     if (cfg.requested)
       throw std::runtime_error("rank " + std::to_string(bs.rank()) +
                                ": verbs: MPR_BTL asks for verbs but " + dev.why);
-    common::log_verbose("verbs: not used: %s", dev.why.c_str());
+    g_why_not = dev.why;
     return nullptr;
   }
   try {
@@ -579,7 +581,7 @@ std::unique_ptr<Btl> create(common::Bootstrap& bs, const Config& cfg) {
     return b;
   } catch (const std::exception& e) {
     if (cfg.requested) throw;
-    common::log_verbose("verbs: not used: %s", e.what());
+    g_why_not = e.what();
     return nullptr;
   }
 }
@@ -587,7 +589,9 @@ std::unique_ptr<Btl> create(common::Bootstrap& bs, const Config& cfg) {
 }  // namespace verbs
 
 std::unique_ptr<Btl> make_verbs_btl(common::Bootstrap& bs) {
-  return verbs::create(bs, verbs::Config::from_params());
+  std::unique_ptr<Btl> b = verbs::create(bs, verbs::Config::from_params());
+  if (!b) throw Unavailable(verbs::g_why_not);
+  return b;
 }
 
 }  // namespace mpr::btl

@@ -29,6 +29,16 @@ int g_abort_code = 1;
 
 void abort_watchdog(int) { _exit(g_abort_code); }
 
+// A backend lost its connection to a peer mid-job: that process is gone or its node is
+// unreachable, and every call that needs it would wait forever. The launcher normally ends the
+// job first (it watches the process that died), so wait a moment to let its one line be the
+// only one; then end the job, naming the peer.
+void on_peer_lost(int, const char* why) {
+  for (int i = 0; i < 20; ++i) usleep(50000);
+  common::log_error("%s; ending the job", why);
+  abort_job(MPI_ERR_OTHER, why);
+}
+
 std::unique_ptr<JobBootstrap> make_bootstrap() {
   std::string seen;
   if (!launcher_detected(&seen)) return make_singleton_bootstrap();
@@ -54,7 +64,9 @@ void print_stats() {
       static_cast<unsigned long long>(s.sync_msgs), static_cast<unsigned long long>(s.self_msgs),
       static_cast<unsigned long long>(s.unexpected_msgs),
       static_cast<unsigned long long>(s.unexpected_peak));
-  std::fputs(buf, stderr);
+  const std::string btls = g_state.btls ? g_state.btls->stats() : "";
+  std::string out = std::string(buf) + btls;
+  std::fputs(out.c_str(), stderr);
   std::fflush(stderr);
 }
 
@@ -74,6 +86,7 @@ int init(const char* fn, int required, int* provided) {
     _exit(1);
   }
   common::log_set_rank(g_state.bootstrap->rank());
+  btl::set_peer_lost_handler(&on_peer_lost);
   try {
     g_state.btls = btl::Registry::create(*g_state.bootstrap);
     g_state.pml = pml::Pml::create(*g_state.bootstrap, *g_state.btls);

@@ -59,6 +59,7 @@ void* shm_attach(const std::string& name, size_t bytes, std::string* err) {
 void register_all(void* addr, size_t len, std::vector<Win::Reg>* regs, btl::RemoteKey* keys) {
   if (len == 0) return;
   for (btl::Btl* b : the_btls().loaded()) {
+    if (b->caps().emulated_rdma) continue;  // windows reach it through active messages
     Win::Reg r{b, {}};
     try {
       b->reg(addr, len, &r.reg);
@@ -296,7 +297,7 @@ int create(const char* fn, Comm* user_comm, int flavor, void* base, MPI_Aint siz
     const btl::RemoteKey& key = t.info.data_keys[the_btls().slot(b)];
     bool keyed = !c.needs_registration || std::any_of(std::begin(key.words), std::end(key.words),
                                                       [](uint64_t w) { return w; });
-    if (c.native_get && c.native_put && keyed && !force_am) t.btl = b;
+    if (c.native_get && c.native_put && !c.emulated_rdma && keyed && !force_am) t.btl = b;
   }
   w->uses_am = w->ctrl_path == CtrlPath::kAm;
   for (const Target& t : w->targets) w->uses_am |= !t.direct && !t.btl;

@@ -110,9 +110,21 @@ TEST_CASE("a peer that no backend reaches is an error naming it", "[setup]") {
   std::vector<std::unique_ptr<btl::Btl>> btls;
   btls.push_back(btl::make_self_btl(bs));
   btls.push_back(std::make_unique<NamedBtl>("shm", 10, std::set<int>{0, 1}));
-  CHECK_THROWS_WITH(
-      pml::make_pml_over(bs, std::move(btls), pml::PmlConfig{}),
-      Catch::Contains("rank 0: no backend reaches peer 2") && Catch::Contains("self, shm"));
+  CHECK_THROWS_WITH(pml::make_pml_over(bs, std::move(btls), pml::PmlConfig{}),
+                    Catch::Contains("rank 0: no backend reaches peer 2 (") &&
+                        Catch::Contains("self: does not reach it; shm: does not reach it"));
+}
+
+TEST_CASE("the error names the unreachable peer's node when its rank published it", "[setup]") {
+  auto store = std::make_shared<mpr::test::FakeStore>();
+  FakeBootstrap bs(store, 0, 2, "job");
+  FakeBootstrap other(store, 1, 2, "job");
+  const std::string node = "n2";
+  other.put("mpr.node", std::vector<uint8_t>(node.begin(), node.end()));
+  std::vector<std::unique_ptr<btl::Btl>> btls;
+  btls.push_back(btl::make_self_btl(bs));
+  CHECK_THROWS_WITH(pml::make_pml_over(bs, std::move(btls), pml::PmlConfig{}),
+                    Catch::Contains("no backend reaches peer 1 on node n2 (self: does not"));
 }
 
 TEST_CASE("a backend too small for the rendezvous header is refused", "[setup]") {
@@ -159,13 +171,18 @@ TEST_CASE("the registry and Pml::create honour MPR_BTL", "[setup]") {
   SECTION("an unknown name is refused by name, with the names this build knows") {
     ScopedEnv env("MPR_BTL", "self,infiniband");
     FakeBootstrap bs(0, 1);
-    CHECK_THROWS_WITH(btl::Registry::create(bs), Catch::Contains("'infiniband'") &&
-                                                     Catch::Contains("known: self, shm, verbs"));
+    CHECK_THROWS_WITH(
+        btl::Registry::create(bs),
+        Catch::Contains("'infiniband'") && Catch::Contains("known: self, shm, verbs, tcp)"));
   }
-  SECTION("a backend this build does not have is refused, not accepted silently") {
-    ScopedEnv env("MPR_BTL", "tcp");
+  SECTION("a backend asked for that cannot serve here is an error saying why") {
+    ScopedEnv env("MPR_BTL", "self,tcp");
+    ScopedEnv only("MPR_TCP_IF_INCLUDE", "203.0.113.0/24");  // no such interface
     FakeBootstrap bs(0, 2);
-    CHECK_THROWS_WITH(btl::Registry::create(bs), Catch::Contains("unknown backend 'tcp'"));
+    bs.set_local_peers({0});
+    CHECK_THROWS_WITH(btl::Registry::create(bs),
+                      Catch::Contains("MPR_BTL asks for tcp but it cannot be used") &&
+                          Catch::Contains("no usable IPv4 interface matches MPR_TCP_IF_INCLUDE"));
   }
 }
 
