@@ -8,7 +8,7 @@ namespace mpr::common {
 
 namespace {
 
-// Grouped by subsystem (general and waiting, then self, shm, verbs, pml, rma, coll), in the
+// Grouped by subsystem (general and waiting, then self, shm, verbs, tcp, pml, rma, coll), in the
 // order `mprun --params` shows them.
 const ParamDef kParams[] = {
     {"MPR_VERBOSE", "0",
@@ -20,7 +20,7 @@ const ParamDef kParams[] = {
     {"MPR_STARTUP_TIMEOUT", "60",
      "mprun: seconds each startup step may take (PMIx setup; all ranks connecting once the "
      "first did; all reaching MPI_Init's fence once the first did); 0 = no limit"},
-    {"MPR_BTL", "", "comma list of backends to use (self,shm,verbs); empty = all available"},
+    {"MPR_BTL", "", "comma list of backends to use (self,shm,verbs,tcp); empty = all available"},
     {"MPR_SPIN_COUNT", "2000",
      "progress polls a blocking wait makes before it starts yielding the CPU"},
     {"MPR_EXCHANGE_SPIN_COUNT", "20",
@@ -70,6 +70,16 @@ const ParamDef kParams[] = {
      "not readable)"},
     {"MPR_VERBS_FORK_INIT", "1",
      "verbs: call ibv_fork_init() before the first registration when the kernel needs it"},
+    {"MPR_TCP_IF_INCLUDE", "",
+     "tcp: interfaces to use, comma list of names and CIDR blocks (eth0,10.1.0.0/16); empty = "
+     "every IPv4 interface that is up, loopback excepted"},
+    {"MPR_TCP_IF_EXCLUDE", "",
+     "tcp: interfaces not to use (names, CIDR blocks), when MPR_TCP_IF_INCLUDE is empty"},
+    {"MPR_TCP_EAGER_LIMIT", "32768", "tcp: largest message (bytes) sent eagerly"},
+    {"MPR_TCP_FRAG", "256K",
+     "tcp: bytes per frame of a rendezvous transfer; queued small messages go between frames"},
+    {"MPR_TCP_SNDBUF", "0", "tcp: socket send buffer bytes; 0 = the kernel's autotuning"},
+    {"MPR_TCP_RCVBUF", "0", "tcp: socket receive buffer bytes; 0 = the kernel's autotuning"},
     {"MPR_PML_GET_CHUNK", "8M",
      "pml: bytes per rendezvous get (large messages are read in chunks of this size)"},
     {"MPR_PML_GET_INFLIGHT", "4", "pml: rendezvous gets outstanding per receive (1..64)"},
