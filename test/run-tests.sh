@@ -228,6 +228,54 @@ build_reference() {
   pass "reference build with $MPR_TEST_CC"
 }
 
+# tcp_rogue_check: a 2-rank job over tcp; while it waits, garbage and a forged handshake go to
+# the listening port rank 0 printed (MPR_VERBOSE). The job's results must be right, rank 0 must
+# count both refusals (MPR_STATS) and log only the first.
+tcp_rogue_check() {
+  local name="tcp/rogue: garbage and a forged handshake change nothing and are logged once"
+  selected "$name" || return 0
+  local bin=$build_dir/test/jobs/job_tcp_rogue log=$logdir/tcp_rogue.log go=$logdir/tcp_rogue.go
+  rm -f "$go"
+  [ -x "$bin" ] || { fail "$name" "$bin was not built"; return; }
+  env "${job_env[@]}" MPR_BTL=self,tcp MPR_VERBOSE=1 MPR_STATS=1 JOB_TCP_ROGUE_GO="$go" \
+    timeout -k 5 90 "${launcher[@]}" -n 2 "$bin" >"$log" 2>&1 &
+  local pid=$! i ep=""
+  for i in $(seq 600); do
+    grep -q 'job_tcp_rogue: ready' "$log" 2>/dev/null && break
+    sleep 0.1
+  done
+  ep=$(grep -o 'tcp: listening on [0-9.]*:[0-9]*' "$log" | head -n 1 | sed 's/.* on //')
+  if [ -z "$ep" ]; then
+    touch "$go"
+    wait "$pid"
+    fail "$name" "no 'tcp: listening on' line in the verbose output" "$log"
+    return
+  fi
+  local host=${ep%:*} port=${ep##*:}
+  # Garbage: an HTTP request, shorter than a handshake, then the end of the stream.
+  (printf 'GET / HTTP/1.0\r\n\r\n' >"/dev/tcp/$host/$port") 2>/dev/null
+  # A forged handshake: the right magic and version, ranks 1 -> 0, no job hash, no secret.
+  (exec 3<>"/dev/tcp/$host/$port" &&
+    printf '\x54\x52\x50\x4d\x01\x00\x00\x00' >&3 &&
+    printf '\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00' >&3 &&
+    printf '\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00' >&3 &&
+    sleep 1) 2>/dev/null
+  touch "$go"
+  wait "$pid"
+  local rc=$? logged
+  logged=$(grep -c 'refused a connection' "$log")
+  if [ $rc -ne 0 ] || ! grep -q '^OK job_tcp_rogue' "$log"; then
+    fail "$name" "the job failed (exit $rc)" "$log"
+  elif [ "$logged" -ne 1 ]; then
+    fail "$name" "$logged 'refused a connection' lines, expected 1" "$log"
+  elif ! grep -q '2 refused' "$log"; then
+    fail "$name" "MPR_STATS does not count 2 refused connections" "$log"
+  else
+    pass "$name"
+  fi
+  rm -f "$go"
+}
+
 # ---- main ----------------------------------------------------------------------------------
 timeout=${MPR_TEST_TIMEOUT:-120}
 ranks=${MPR_TEST_RANKS:-1 2 3 4 8}
@@ -291,6 +339,12 @@ else
     manifest_suite "rma-$path" rma-paths "$build_dir" 4
   done
   job_env=("${saved_env[@]}")
+
+  stage "tcp backend on one node: MPR_BTL=self,tcp at 2 and 4 ranks"
+  job_env=("${saved_env[@]}" "MPR_BTL=self,tcp")
+  manifest_suite tcp tcp "$build_dir" "2 4"
+  job_env=("${saved_env[@]}")
+  tcp_rogue_check
 
   name="jobs: no /dev/shm/mpr.* left behind"
   if selected "$name"; then
