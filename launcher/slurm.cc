@@ -1,6 +1,8 @@
-// The Slurm allocation's environment (no processes here: the unit tests run all of it).
+// The Slurm allocation's environment and the srun command line (no processes here: the unit
+// tests run all of it).
 #include "launcher/slurm.h"
 
+#include <cctype>
 #include <cstring>
 
 namespace mpr::launch {
@@ -31,6 +33,29 @@ bool env_set(const std::function<const char*(const char*)>& getenv_fn, const cha
   return v && *v;
 }
 
+bool needs_quotes(const std::string& word) {
+  if (word.empty()) return true;
+  for (char c : word)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || std::strchr("%+,-./:=@_", c))) return true;
+  return false;
+}
+
+const char* cpu_bind_type(BindTo b) {
+  switch (b) {
+    case BindTo::kCore:
+      return "cores";
+    case BindTo::kNuma:
+      return "ldoms";
+    case BindTo::kPackage:
+      return "sockets";
+    case BindTo::kNone:
+      return "none";
+    case BindTo::kDefault:
+      break;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 int SlurmAllocation::default_ranks() const {
@@ -39,6 +64,8 @@ int SlurmAllocation::default_ranks() const {
   if (nodes > 1) return cpus;
   return cpus_here > 0 ? cpus_here : cpus;
 }
+
+int SlurmAllocation::capacity() const { return ntasks > 0 ? ntasks : cpus; }
 
 SlurmAllocation read_slurm_allocation(const std::function<const char*(const char*)>& getenv_fn) {
   SlurmAllocation a;
@@ -89,6 +116,69 @@ bool is_slurm_task_variable(std::string_view entry) {
   for (const char* p : kPrefixes)
     if (name.starts_with(p)) return true;
   return false;
+}
+
+std::vector<std::string> srun_command(const Options& opts, const SlurmAllocation& alloc,
+                                      const std::string& srun_path) {
+  std::vector<std::string> argv = {srun_path, "--mpi=pmix", "--kill-on-bad-exit=1",
+                                   "--quit-on-interrupt",
+                                   "--ntasks=" + std::to_string(opts.nprocs)};
+  // Fewer ranks than nodes: srun would warn and use as many nodes as ranks anyway.
+  if (alloc.nodes > opts.nprocs) argv.push_back("--nodes=" + std::to_string(opts.nprocs));
+  // mprun always allows more ranks than slots; srun refuses them without --overcommit.
+  if (alloc.capacity() > 0 && opts.nprocs > alloc.capacity()) argv.push_back("--overcommit");
+  if (opts.cpus_per_rank > 1)
+    argv.push_back("--cpus-per-task=" + std::to_string(opts.cpus_per_rank));
+  // Without --bind-to, the site's own default binding (TaskPluginParam) applies, as for srun.
+  std::string bind;
+  if (opts.report_bindings) bind = "verbose";
+  if (const char* type = cpu_bind_type(opts.bind_to))
+    bind += (bind.empty() ? "" : ",") + std::string(type);
+  if (!bind.empty()) argv.push_back("--cpu-bind=" + bind);
+  switch (opts.map_by) {
+    case MapBy::kNode:
+      argv.push_back("--distribution=cyclic");
+      break;
+    case MapBy::kNuma:
+    case MapBy::kPackage:
+      argv.push_back("--distribution=block:cyclic");
+      break;
+    case MapBy::kCore:
+      break;  // srun's default, block: consecutive ranks share a node
+  }
+  if (opts.tag_output) argv.push_back("--label");
+  switch (opts.stdin_mode) {
+    case StdinMode::kNone:
+      argv.push_back("--input=none");
+      break;
+    case StdinMode::kAll:
+      argv.push_back("--input=all");
+      break;
+    case StdinMode::kRank:
+      argv.push_back("--input=" + std::to_string(opts.stdin_rank));
+      break;
+  }
+  if (!opts.output_dir.empty()) argv.push_back("--output=" + opts.output_dir + "/rank.%t");
+  argv.push_back("--export=ALL");
+  argv.push_back("--");
+  argv.push_back(opts.program_path);
+  argv.insert(argv.end(), opts.program_argv.begin() + 1, opts.program_argv.end());
+  return argv;
+}
+
+std::string shell_line(const std::vector<std::string>& argv) {
+  std::string line;
+  for (const std::string& word : argv) {
+    if (!line.empty()) line += ' ';
+    if (!needs_quotes(word)) {
+      line += word;
+      continue;
+    }
+    line += '\'';
+    for (char c : word) line += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    line += '\'';
+  }
+  return line;
 }
 
 }  // namespace mpr::launch

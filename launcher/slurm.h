@@ -1,5 +1,6 @@
 // mprun inside a Slurm allocation: what the allocation's environment says (how many tasks and
-// nodes), and which variables of an enclosing task are not the ranks'.
+// nodes), and the srun command that runs a job across its nodes, as Open MPI's and MPICH's
+// mpirun do. Slurm is the distributed engine; mprun never starts daemons on other nodes.
 #pragma once
 
 #include <cstdlib>
@@ -7,6 +8,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "launcher/options.h"
 
 namespace mpr::launch {
 
@@ -24,6 +27,12 @@ struct SlurmAllocation {
   /// allocation's CPUs (this node's when it has one node). 0 outside an allocation and inside
   /// a step (the step's task count is not mprun's to use).
   int default_ranks() const;
+  /// How many ranks the allocation holds without oversubscription (SLURM_NTASKS, else its
+  /// CPUs); 0 when it does not say.
+  int capacity() const;
+  /// True when mprun hands the job to srun: an allocation of several nodes, with mprun not
+  /// itself running as a task of a step (srun there would wait for the step's own CPUs).
+  bool spans_nodes() const { return inside && !in_step && nodes > 1; }
 };
 
 /// Reads the allocation through `getenv` (a stand-in in the unit tests).
@@ -41,5 +50,25 @@ long slurm_count_list_sum(std::string_view list);
 /// SLURM_CPU_BIND*. The allocation's own variables (SLURM_JOB_*, SLURM_NTASKS, SLURM_NODELIST,
 /// SLURM_CONF, ...) are not.
 bool is_slurm_task_variable(std::string_view entry);
+
+/// The srun command line (argv, srun's path first) that runs the job of `opts` across the
+/// allocation: --mpi=pmix, --kill-on-bad-exit=1, --quit-on-interrupt, --ntasks (and --nodes
+/// when the ranks are fewer than the nodes), the equivalents of --cpus-per-rank,
+/// --bind-to/--report-bindings (--cpu-bind), --map-by (--distribution), --tag-output
+/// (--label), --stdin (--input) and --output-filename (--output), --overcommit when the ranks
+/// outnumber the allocation, and --export=ALL (the -x settings are put in srun's
+/// environment). --timeout is enforced by mprun itself; --startup-timeout does not apply.
+std::vector<std::string> srun_command(const Options& opts, const SlurmAllocation& alloc,
+                                      const std::string& srun_path);
+
+/// `argv` as one line a shell would run again unchanged (words quoted where needed).
+std::string shell_line(const std::vector<std::string>& argv);
+
+/// Runs the job through srun as mprun's child: forwards SIGINT/SIGTERM/SIGHUP to it, enforces
+/// --timeout (SIGTERM to srun, SIGKILL 5 s later, exit status 124) and returns srun's exit
+/// status (128+N when it was killed by signal N). Under --verbose prints the command first.
+/// Problems before srun starts (no srun in PATH, an output directory that cannot be created)
+/// are one "mprun: " line and status 1.
+int run_with_srun(const Options& opts, const SlurmAllocation& alloc);
 
 }  // namespace mpr::launch

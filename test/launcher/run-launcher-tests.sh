@@ -613,6 +613,87 @@ fi
 bad_invocation host-other-address "host '198.51.100.7' is not this node.*srun --mpi=pmix" \
     --host 198.51.100.7 /bin/true
 
+# An allocation of several nodes: mprun runs srun. A fake srun first on PATH records its
+# arguments and environment, and exits with $FAKE_SRUN_RC (after $FAKE_SRUN_SLEEP seconds,
+# saying which signal it got).
+mkdir -p "$T/fakebin"
+cat >"$T/fakebin/srun" <<EOF_SRUN
+#!/bin/sh
+printf '%s\n' "\$@" >"$T/srun.argv"
+env >"$T/srun.env"
+child=
+trap 'echo "fake srun got TERM" >>"$T/srun.signals"; [ -n "\$child" ] && kill \$child; exit 143' TERM
+trap 'echo "fake srun got INT" >>"$T/srun.signals"; [ -n "\$child" ] && kill \$child; exit 130' INT
+if [ -n "\${FAKE_SRUN_SLEEP:-}" ]; then "$T/sleep" "\$FAKE_SRUN_SLEEP" & child=\$!; wait; fi
+exit "\${FAKE_SRUN_RC:-0}"
+EOF_SRUN
+chmod +x "$T/fakebin/srun"
+alloc2=(PATH="$T/fakebin:$PATH" SLURM_JOB_ID=1 SLURM_NTASKS=4 SLURM_JOB_NUM_NODES=2
+    SLURM_JOB_CPUS_PER_NODE="2(x2)")
+rm -f "$T"/srun.*
+run env "${alloc2[@]}" FAKE_SRUN_RC=5 "$MPRUN" --verbose -x MPRUN_T_X=a,b --tag-output \
+    --bind-to none hostname -s
+argv=$(cat "$T/srun.argv" 2>/dev/null | paste -sd' ' -)
+want="--mpi=pmix --kill-on-bad-exit=1 --quit-on-interrupt --ntasks=4 --cpu-bind=none --label --input=0 --export=ALL -- $(command -v hostname) -s"
+if [ $RC = 5 ] && [ "$argv" = "$want" ] && grep -q '^MPRUN_T_X=a,b$' "$T/srun.env" &&
+    grep -q '^MPR_VERBOSE=1$' "$T/srun.env" && [ "$(wc -l <"$T/err")" = 1 ] &&
+    grep -q "^mprun: allocation spans 2 nodes; running the job with: srun $want with MPRUN_T_X=a,b in its environment\$" "$T/err"
+then pass slurm-multi-node-runs-srun
+else fail slurm-multi-node-runs-srun "rc=$RC (want 5), srun argv '$argv', stderr '$ERR'"; fi
+
+rm -f "$T"/srun.*
+run env "${alloc2[@]}" "$MPRUN" -n 6 --map-by node --cpus-per-rank 2 --output-filename "$T/srun-out" hostname
+argv=$(cat "$T/srun.argv" 2>/dev/null | paste -sd' ' -)
+case " $argv " in
+    *" --ntasks=6 --overcommit --cpus-per-task=2 --distribution=cyclic --input=0 --output=$T/srun-out/rank.%t --export=ALL -- "*)
+        if [ $RC = 0 ] && [ -z "$ERR" ] && [ -d "$T/srun-out" ]; then pass slurm-srun-options
+        else fail slurm-srun-options "rc=$RC stderr '$ERR'"; fi ;;
+    *) fail slurm-srun-options "srun argv '$argv'" ;;
+esac
+
+rm -f "$T"/srun.*
+run env "${alloc2[@]}" "$MPRUN" --host localhost:2 hostname
+if [ $RC = 0 ] && [ "$(wc -l <"$T/out")" = 2 ] && [ ! -e "$T/srun.argv" ]; then pass slurm-host-list-stays-local
+else fail slurm-host-list-stays-local "rc=$RC, srun ran: $([ -e "$T/srun.argv" ] && echo yes || echo no), stdout '$OUT'"; fi
+
+# mprun as a task of a step (SLURM_STEP_ID) never nests another srun in it.
+rm -f "$T"/srun.*
+run env "${alloc2[@]}" SLURM_STEP_ID=0 "$MPRUN" -n 1 hostname
+if [ $RC = 0 ] && [ "$(wc -l <"$T/out")" = 1 ] && [ ! -e "$T/srun.argv" ]; then pass slurm-in-step-stays-local
+else fail slurm-in-step-stays-local "rc=$RC, srun ran: $([ -e "$T/srun.argv" ] && echo yes || echo no)"; fi
+
+rm -f "$T"/srun.*
+env "${alloc2[@]}" FAKE_SRUN_SLEEP=30 "$MPRUN" hostname >"$T/out" 2>"$T/err" &
+mprun_pid=$!
+if wait_files "$T/srun.env" 1; then
+    sleep 0.2
+    kill -TERM $mprun_pid
+    wait $mprun_pid
+    RC=$?
+    if [ $RC = 143 ] && grep -q '^fake srun got TERM$' "$T/srun.signals" 2>/dev/null && [ ! -s "$T/err" ]
+    then pass slurm-srun-gets-signals
+    else fail slurm-srun-gets-signals "rc=$RC (want 143), signals '$(cat "$T/srun.signals" 2>/dev/null)', stderr '$(cat "$T/err")'"; fi
+else
+    fail slurm-srun-gets-signals "srun never started"
+    kill -KILL $mprun_pid
+    wait $mprun_pid
+fi
+
+rm -f "$T"/srun.*
+run env "${alloc2[@]}" FAKE_SRUN_SLEEP=30 "$MPRUN" --timeout 1 hostname
+if [ $RC = 124 ] && [ $MS -lt 4000 ] && [ "$(mprun_lines)" = 1 ] &&
+    grep -q '^mprun: job timed out after 1 s (--timeout): stopping srun and its job step$' "$T/err" &&
+    grep -q '^fake srun got TERM$' "$T/srun.signals" 2>/dev/null
+then pass slurm-srun-timeout
+else fail slurm-srun-timeout "rc=$RC in ${MS} ms, stderr '$ERR'"; fi
+
+run env "${alloc2[@]}" PATH=/nonexistent "$MPRUN" /bin/true
+if [ $RC = 1 ] && [ "$(wc -l <"$T/err")" = 1 ] &&
+    grep -q "^mprun: the Slurm allocation spans 2 nodes, which needs srun: program 'srun' not found in PATH\$" "$T/err"
+then pass slurm-srun-missing
+else fail slurm-srun-missing "rc=$RC stderr '$ERR'"; fi
+[ -z "$(stray_ranks)" ] || fail slurm-leftovers "$(stray_ranks)"
+
 # srun --mpi=pmi2 (or none): a task of a step that finds no PMIx server says so, once.
 if [ -x "$HELLO" ]; then
     step=(SLURM_JOB_ID=5 SLURM_STEP_ID=0 SLURM_PROCID=1 SLURM_NTASKS=2)
