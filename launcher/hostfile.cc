@@ -1,5 +1,8 @@
 #include "launcher/hostfile.h"
 
+#include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -61,10 +64,38 @@ long item_slots(std::string_view item, int default_slots, std::string* why) {
 
 }  // namespace
 
+bool is_local_address(std::string_view host) {
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']')
+    host = host.substr(1, host.size() - 2);
+  // An IPv6 zone ("fe80::1%eth0") names the interface; the address alone is compared.
+  std::string text(host.substr(0, host.find('%')));
+  in_addr v4;
+  in6_addr v6;
+  const bool is_v4 = ::inet_pton(AF_INET, text.c_str(), &v4) == 1;
+  const bool is_v6 = !is_v4 && ::inet_pton(AF_INET6, text.c_str(), &v6) == 1;
+  if (!is_v4 && !is_v6) return false;
+  if (is_v4 && (ntohl(v4.s_addr) >> 24) == 127) return true;
+  if (is_v6 && IN6_IS_ADDR_LOOPBACK(&v6)) return true;
+  ifaddrs* list = nullptr;
+  if (::getifaddrs(&list) != 0) return false;
+  bool found = false;
+  for (const ifaddrs* ifa = list; ifa && !found; ifa = ifa->ifa_next) {
+    if (!ifa->ifa_addr) continue;
+    if (is_v4 && ifa->ifa_addr->sa_family == AF_INET)
+      found = reinterpret_cast<const sockaddr_in*>(ifa->ifa_addr)->sin_addr.s_addr == v4.s_addr;
+    else if (is_v6 && ifa->ifa_addr->sa_family == AF_INET6)
+      found =
+          IN6_ARE_ADDR_EQUAL(&reinterpret_cast<const sockaddr_in6*>(ifa->ifa_addr)->sin6_addr, &v6);
+  }
+  ::freeifaddrs(list);
+  return found;
+}
+
 bool is_this_node(std::string_view host) {
   if (host == "localhost" || host == "localhost.localdomain" || host == "127.0.0.1" ||
       host == "::1" || host == "[::1]")
     return true;
+  if (is_local_address(host)) return true;
   char name[256] = {};
   if (::gethostname(name, sizeof name - 1) != 0 || !name[0]) return false;
   std::string_view mine(name);

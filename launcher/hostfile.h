@@ -1,6 +1,6 @@
-// Hostfiles and -H host lists, for scripts written for Open MPI or MPICH. mprun runs single-node
-// jobs, so every host named must be this node; what they contribute is a slot count, the
-// default number of ranks.
+// Hostfiles and -H host lists, for scripts written for Open MPI or MPICH. mprun starts ranks on
+// this node only (across nodes, srun does: see slurm.h), so every host named must be this
+// node; what they contribute is a slot count, the default number of ranks.
 #pragma once
 
 #include <string>
@@ -17,8 +17,13 @@ int hostfile_slots(const std::string& path, int default_slots);
 /// The same for a -H/--host list: "host[:N],host[:N],...".
 int host_list_slots(const std::string& list, int default_slots);
 
-/// True when `host` names this node: localhost, a loopback address, or our hostname (full or
-/// up to the first dot, either way round).
+/// True when `host` names this node: localhost, a loopback address, an address of one of its
+/// interfaces (getifaddrs; IPv6 also in brackets), or our hostname (full or up to the first
+/// dot, either way round). Names are not resolved.
 bool is_this_node(std::string_view host);
+
+/// True when `host` is an IPv4 or IPv6 literal that is a loopback address or assigned to one
+/// of this node's interfaces.
+bool is_local_address(std::string_view host);
 
 }  // namespace mpr::launch

@@ -21,6 +21,7 @@
 #include "launcher/phase_log.h"
 #include "launcher/placement.h"
 #include "launcher/pmix_server.h"
+#include "launcher/slurm.h"
 #include "launcher/spawn.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -189,6 +190,11 @@ int main(int argc, char** argv) {
   if (opts.verbose) ::setenv("MPR_VERBOSE", "1", 1);
   if (opts.debug_startup) ::setenv("MPR_DEBUG_STARTUP", "1", 1);
   phases.enable(opts.debug_startup);
+  // An allocation of several nodes: srun starts the ranks, on all of them (a host list given
+  // explicitly keeps the job on this node).
+  if (const SlurmAllocation alloc = read_slurm_allocation();
+      alloc.spans_nodes() && !opts.hosts_given)
+    return run_with_srun(opts, alloc);
   phases.mark("options parsed (%d ranks of %s)", opts.nprocs, opts.program_path.c_str());
 
   // Everything that can reject the invocation happens before a server or a rank starts.

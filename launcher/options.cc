@@ -13,6 +13,7 @@
 
 #include "common/params.h"
 #include "launcher/hostfile.h"
+#include "launcher/slurm.h"
 #include "mpr_config.h"
 
 namespace mpr::launch {
@@ -231,6 +232,7 @@ Options parse_options(int argc, char** argv) {
     if (name == "n" || name == "np" || name == "c") {
       std::string v = take_value("a number of ranks");
       opts.nprocs = parse_rank_count(spelled, v);
+      opts.nprocs_given = true;
       seen.note("n", spelled, std::to_string(opts.nprocs));
     } else if (name == "x") {
       std::string spec = take_value("VAR or VAR=value");
@@ -325,7 +327,12 @@ Options parse_options(int argc, char** argv) {
   if (i >= argc) throw UsageError("no program given (usage: mprun -n N [options] program [args])");
   if (!hostfile.empty()) opts.slots = hostfile_slots(hostfile, usable_cpus());
   if (!hosts.empty()) opts.slots = host_list_slots(hosts, usable_cpus());
-  if (opts.nprocs == 0) opts.nprocs = opts.slots > 0 ? opts.slots : usable_cpus();
+  opts.hosts_given = opts.slots > 0;
+  if (opts.nprocs == 0) {
+    // As Open MPI's and MPICH's mpirun: inside an allocation, its tasks (or its CPUs).
+    const int slurm_ranks = read_slurm_allocation().default_ranks();
+    opts.nprocs = opts.slots > 0 ? opts.slots : slurm_ranks > 0 ? slurm_ranks : usable_cpus();
+  }
   if (opts.stdin_mode == StdinMode::kRank && opts.stdin_rank >= opts.nprocs)
     throw UsageError("--stdin " + std::to_string(opts.stdin_rank) + " names no rank (the job has " +
                      std::to_string(opts.nprocs) + (opts.nprocs == 1 ? " rank" : " ranks") + ")");

@@ -21,7 +21,10 @@ enum class StdinMode { kNone, kRank, kAll };
 
 struct Options {
   Action action = Action::kRun;
-  int nprocs = 0;  ///< ranks to start; 0 until parsed (then -n, the hostfile's slots or cores)
+  /// Ranks to start; 0 until parsed (then -n, the hostfile's slots, the Slurm allocation's
+  /// tasks, or the CPUs mprun may use).
+  int nprocs = 0;
+  bool nprocs_given = false;  ///< -n was given
   bool tag_output = false;
   bool verbose = false;
   bool report_bindings = false;
@@ -35,6 +38,7 @@ struct Options {
   double startup_timeout_s = 0;  ///< per startup step; 0 = none (MPR_STARTUP_TIMEOUT default)
   std::string output_dir;        ///< --output-filename; empty = forward to mprun's stdout/err
   int slots = 0;                 ///< from --hostfile/--host; 0 = not given
+  bool hosts_given = false;      ///< --hostfile or --host: never hand the job to srun
   /// -x settings in order as "VAR=value" ("-x VAR" resolved to mprun's value at parse time;
   /// dropped when VAR is unset).
   std::vector<std::string> exports;

@@ -15,6 +15,8 @@
 #include <system_error>
 #include <vector>
 
+#include "launcher/slurm.h"
+
 extern char** environ;
 
 namespace mpr::launch {
@@ -96,7 +98,7 @@ void child_fail(const char* what, const char* path) {
 
 void build_rank_environment(const Options& opts, EnvBlock* env) {
   for (char** e = environ; *e; ++e)
-    if (!from_foreign_launcher(*e)) env->append(*e);
+    if (!from_foreign_launcher(*e) && !is_slurm_task_variable(*e)) env->append(*e);
   for (const std::string& spec : opts.exports) {
     size_t eq = spec.find('=');
     if (eq != std::string::npos) env->set(spec.substr(0, eq), spec.substr(eq + 1));

@@ -11,12 +11,16 @@
 
 namespace mpr::launch {
 
-/// Variable prefixes an enclosing launcher (Open MPI, Slurm, another mprun) leaves behind.
-/// Ranks must not see them: PMIx_server_setup_fork adds ours but never removes theirs.
-inline constexpr const char* kForeignLauncherPrefixes[] = {"PMIX_", "OMPI_", "SLURM_PMIX"};
+/// Variable prefixes an enclosing launcher (Open MPI, Slurm, another mprun, a PMI-1/PMI-2
+/// launcher such as srun --mpi=pmi2 or MPICH's Hydra) leaves behind. Ranks must not see them:
+/// PMIx_server_setup_fork adds ours but never removes theirs.
+inline constexpr const char* kForeignLauncherPrefixes[] = {"PMIX_", "OMPI_", "SLURM_PMIX", "PMI_"};
 
-/// Fills `env` with mprun's environment minus kForeignLauncherPrefixes, then the -x settings,
-/// then MPR_VERBOSE=1 under --verbose. PMIx_server_setup_fork adds the rank's PMIx variables.
+/// Fills `env` with mprun's environment minus kForeignLauncherPrefixes and minus the task
+/// identity of an enclosing Slurm step or batch script (is_slurm_task_variable: SLURM_PROCID,
+/// SLURM_LOCALID, SLURM_STEP_*, ...; the allocation's SLURM_JOB_* and SLURM_NTASKS stay), then
+/// the -x settings, then MPR_VERBOSE=1 under --verbose. PMIx_server_setup_fork adds the rank's
+/// PMIx variables.
 void build_rank_environment(const Options& opts, EnvBlock* env);
 
 /// Removes an enclosing job's PMIX_* identity from mprun's own environment (PMIX_MCA_*

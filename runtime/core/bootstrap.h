@@ -27,6 +27,12 @@ class JobBootstrap : public common::Bootstrap {
 /// this process's own puts.
 std::unique_ptr<JobBootstrap> make_singleton_bootstrap();
 
+/// For a process started without PMIx that the environment calls one task of a Slurm step of
+/// several (SLURM_STEP_ID and SLURM_PROCID set, SLURM_STEP_NUM_TASKS or else SLURM_NTASKS above
+/// 1: srun --mpi=pmi2 or --mpi=none), the one-line warning `fn` prints before it runs as a
+/// singleton anyway; empty otherwise.
+std::string slurm_step_warning(const char* fn);
+
 /// PMIx client. Throws std::runtime_error naming the launcher variables seen and PMIx's status
 /// if PMIx_Init or a mandatory job key fails.
 std::unique_ptr<JobBootstrap> make_pmix_bootstrap();

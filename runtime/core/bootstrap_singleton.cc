@@ -50,4 +50,22 @@ std::unique_ptr<JobBootstrap> make_singleton_bootstrap() {
   return std::make_unique<SingletonBootstrap>();
 }
 
+std::string slurm_step_warning(const char* fn) {
+  // A batch script has SLURM_PROCID but no SLURM_STEP_ID, and a program it runs directly is
+  // a singleton by intent; only a task of an srun step is one of several.
+  const char* step = std::getenv("SLURM_STEP_ID");
+  const char* procid = std::getenv("SLURM_PROCID");
+  if (!step || !*step || !procid || !*procid) return "";
+  const char* tasks_text = std::getenv("SLURM_STEP_NUM_TASKS");
+  if (!tasks_text || !*tasks_text) tasks_text = std::getenv("SLURM_NTASKS");
+  const long tasks = tasks_text ? std::strtol(tasks_text, nullptr, 10) : 0;
+  if (tasks <= 1) return "";
+  const char* mpi = std::getenv("SLURM_MPI_TYPE");
+  return std::string(fn) + ": this process is task " + procid + " of a Slurm step of " +
+         std::to_string(tasks) + " tasks" +
+         (mpi && *mpi ? std::string(" (srun --mpi=") + mpi + ")" : std::string()) +
+         " but found no PMIx server; it runs as a singleton. Start it with srun --mpi=pmix (or "
+         "mprun).";
+}
+
 }  // namespace mpr::runtime

@@ -39,10 +39,13 @@ void on_peer_lost(int, const char* why) {
   abort_job(MPI_ERR_OTHER, why);
 }
 
-std::unique_ptr<JobBootstrap> make_bootstrap() {
+std::unique_ptr<JobBootstrap> make_bootstrap(const char* fn) {
   std::string seen;
-  if (!launcher_detected(&seen)) return make_singleton_bootstrap();
-  return make_pmix_bootstrap();
+  if (launcher_detected(&seen)) return make_pmix_bootstrap();
+  // Each task of such a step would otherwise be a silent MPI_COMM_WORLD of one.
+  if (std::string warning = slurm_step_warning(fn); !warning.empty())
+    common::log_error("%s", warning.c_str());
+  return make_singleton_bootstrap();
 }
 
 void print_stats() {
@@ -80,7 +83,7 @@ int init(const char* fn, int required, int* provided) {
                        g_state.phase == Phase::kRunning ? "MPI is already initialized"
                                                         : "called after MPI_Finalize");
   try {
-    g_state.bootstrap = make_bootstrap();
+    g_state.bootstrap = make_bootstrap(fn);
   } catch (const std::exception& e) {
     common::log_error("%s: %s", fn, e.what());
     _exit(1);

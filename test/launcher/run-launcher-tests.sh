@@ -13,6 +13,10 @@
 set -u
 
 builddir=$(cd "${1:-${MPR_BUILDDIR:-$PWD}}" && pwd)
+# Run inside a Slurm job (make check under sbatch), mprun would follow that allocation; these
+# checks are about mprun's own launcher and set Slurm variables themselves where they need them.
+# shellcheck disable=SC2046
+unset $(env | sed -n 's/^\(SLURM_[A-Za-z0-9_]*\)=.*/\1/p')
 srcroot=$(cd "$(dirname "$0")/../.." && pwd)
 MPRUN=$builddir/launcher/mprun
 CLIENT=$builddir/test/launcher/mprun_test_client
@@ -571,6 +575,144 @@ else fail hostfile-slots-give-rank-count "rc=$RC stdout '$OUT' stderr '$ERR'"; f
 run "$MPRUN" -H localhost:2 -n 1 hostname
 if [ $RC = 0 ] && [ "$(wc -l <"$T/out")" = 1 ]; then pass host-list-n-wins
 else fail host-list-n-wins "rc=$RC stdout '$OUT' stderr '$ERR'"; fi
+
+# ---- inside a Slurm allocation (its environment only; no Slurm needed) --------------------------
+alloc1=(SLURM_JOB_ID=1 SLURM_NTASKS=1 SLURM_JOB_NUM_NODES=1 SLURM_CPUS_ON_NODE=1)
+run env "${alloc1[@]}" "$MPRUN" env
+if [ $RC = 0 ] && [ "$(grep -c '^PMIX_RANK=' "$T/out")" = 1 ]; then pass slurm-default-ranks-ntasks-1
+else fail slurm-default-ranks-ntasks-1 "rc=$RC, $(grep -c '^PMIX_RANK=' "$T/out") ranks (want 1), stderr '$ERR'"; fi
+run env SLURM_JOB_ID=1 SLURM_NTASKS=3 SLURM_JOB_NUM_NODES=1 "$MPRUN" hostname
+if [ $RC = 0 ] && [ "$(wc -l <"$T/out")" = 3 ]; then pass slurm-default-ranks-ntasks-3
+else fail slurm-default-ranks-ntasks-3 "rc=$RC, $(wc -l <"$T/out") ranks (want 3), stderr '$ERR'"; fi
+run env SLURM_JOB_ID=1 SLURM_JOB_NUM_NODES=1 SLURM_JOB_CPUS_PER_NODE=3 "$MPRUN" hostname
+if [ $RC = 0 ] && [ "$(wc -l <"$T/out")" = 3 ]; then pass slurm-default-ranks-cpus
+else fail slurm-default-ranks-cpus "rc=$RC, $(wc -l <"$T/out") ranks (want 3 from SLURM_JOB_CPUS_PER_NODE), stderr '$ERR'"; fi
+run env "${alloc1[@]}" "$MPRUN" -n 2 hostname
+if [ $RC = 0 ] && [ "$(wc -l <"$T/out")" = 2 ]; then pass slurm-n-wins
+else fail slurm-n-wins "rc=$RC, $(wc -l <"$T/out") ranks (want 2), stderr '$ERR'"; fi
+
+# The enclosing batch script's or step's task identity is not the ranks'; the allocation's is.
+run env "${alloc1[@]}" SLURM_PROCID=5 SLURM_LOCALID=3 SLURM_TASK_PID=99 SLURM_NODEID=1 \
+    SLURM_GTIDS=5 SLURM_STEP_ID=2 SLURM_STEPID=2 SLURM_STEP_NUM_TASKS=4 SLURM_CPU_BIND=none \
+    SLURM_MPI_TYPE=pmi2 PMI_RANK=3 PMI_FD=9 "$MPRUN" -n 2 -x SLURM_LOCALID env
+stale=$(grep -E '^(SLURM_(PROCID|TASK_PID|NODEID|GTIDS|STEP_ID|STEPID|STEP_NUM_TASKS|CPU_BIND|MPI_TYPE)|PMI_(RANK|FD))=' "$T/out" | sort -u | tr '\n' ' ')
+if [ $RC = 0 ] && [ -z "$stale" ] && [ "$(grep -c '^SLURM_JOB_ID=1$' "$T/out")" = 2 ] &&
+    [ "$(grep -c '^SLURM_NTASKS=1$' "$T/out")" = 2 ] && [ "$(grep -c '^SLURM_LOCALID=3$' "$T/out")" = 2 ]
+then pass slurm-task-identity-scrubbed
+else fail slurm-task-identity-scrubbed "rc=$RC, ranks saw: $stale; kept: $(grep -E '^SLURM_(JOB_ID|NTASKS|LOCALID)=' "$T/out" | sort -u | tr '\n' ' ')"; fi
+
+# This node's own addresses count as this node; another address stays an error.
+own_ip=$(ip -4 -o addr show 2>/dev/null | awk '$4 !~ /^127\./ { sub(/\/.*/, "", $4); print $4; exit }')
+if [ -n "$own_ip" ]; then
+    run "$MPRUN" --host "$own_ip:2" hostname
+    if [ $RC = 0 ] && [ "$(wc -l <"$T/out")" = 2 ]; then pass host-own-address "$own_ip"
+    else fail host-own-address "--host $own_ip:2: rc=$RC stderr '$ERR'"; fi
+else
+    skip host-own-address "no non-loopback IPv4 address on this machine"
+fi
+bad_invocation host-other-address "host '198.51.100.7' is not this node.*srun --mpi=pmix" \
+    --host 198.51.100.7 /bin/true
+
+# An allocation of several nodes: mprun runs srun. A fake srun first on PATH records its
+# arguments and environment, and exits with $FAKE_SRUN_RC (after $FAKE_SRUN_SLEEP seconds,
+# saying which signal it got).
+mkdir -p "$T/fakebin"
+cat >"$T/fakebin/srun" <<EOF_SRUN
+#!/bin/sh
+printf '%s\n' "\$@" >"$T/srun.argv"
+env >"$T/srun.env"
+child=
+trap 'echo "fake srun got TERM" >>"$T/srun.signals"; [ -n "\$child" ] && kill \$child; exit 143' TERM
+trap 'echo "fake srun got INT" >>"$T/srun.signals"; [ -n "\$child" ] && kill \$child; exit 130' INT
+if [ -n "\${FAKE_SRUN_SLEEP:-}" ]; then "$T/sleep" "\$FAKE_SRUN_SLEEP" & child=\$!; wait; fi
+exit "\${FAKE_SRUN_RC:-0}"
+EOF_SRUN
+chmod +x "$T/fakebin/srun"
+alloc2=(PATH="$T/fakebin:$PATH" SLURM_JOB_ID=1 SLURM_NTASKS=4 SLURM_JOB_NUM_NODES=2
+    SLURM_JOB_CPUS_PER_NODE="2(x2)")
+rm -f "$T"/srun.*
+run env "${alloc2[@]}" FAKE_SRUN_RC=5 "$MPRUN" --verbose -x MPRUN_T_X=a,b --tag-output \
+    --bind-to none hostname -s
+argv=$(cat "$T/srun.argv" 2>/dev/null | paste -sd' ' -)
+want="--mpi=pmix --kill-on-bad-exit=1 --quit-on-interrupt --ntasks=4 --cpu-bind=none --label --input=0 --export=ALL -- $(command -v hostname) -s"
+if [ $RC = 5 ] && [ "$argv" = "$want" ] && grep -q '^MPRUN_T_X=a,b$' "$T/srun.env" &&
+    grep -q '^MPR_VERBOSE=1$' "$T/srun.env" && [ "$(wc -l <"$T/err")" = 1 ] &&
+    grep -q "^mprun: allocation spans 2 nodes; running the job with: srun $want with MPRUN_T_X=a,b in its environment\$" "$T/err"
+then pass slurm-multi-node-runs-srun
+else fail slurm-multi-node-runs-srun "rc=$RC (want 5), srun argv '$argv', stderr '$ERR'"; fi
+
+rm -f "$T"/srun.*
+run env "${alloc2[@]}" "$MPRUN" -n 6 --map-by node --cpus-per-rank 2 --output-filename "$T/srun-out" hostname
+argv=$(cat "$T/srun.argv" 2>/dev/null | paste -sd' ' -)
+case " $argv " in
+    *" --ntasks=6 --overcommit --cpus-per-task=2 --distribution=cyclic --input=0 --output=$T/srun-out/rank.%t --export=ALL -- "*)
+        if [ $RC = 0 ] && [ -z "$ERR" ] && [ -d "$T/srun-out" ]; then pass slurm-srun-options
+        else fail slurm-srun-options "rc=$RC stderr '$ERR'"; fi ;;
+    *) fail slurm-srun-options "srun argv '$argv'" ;;
+esac
+
+rm -f "$T"/srun.*
+run env "${alloc2[@]}" "$MPRUN" --host localhost:2 hostname
+if [ $RC = 0 ] && [ "$(wc -l <"$T/out")" = 2 ] && [ ! -e "$T/srun.argv" ]; then pass slurm-host-list-stays-local
+else fail slurm-host-list-stays-local "rc=$RC, srun ran: $([ -e "$T/srun.argv" ] && echo yes || echo no), stdout '$OUT'"; fi
+
+# mprun as a task of a step (SLURM_STEP_ID) never nests another srun in it.
+rm -f "$T"/srun.*
+run env "${alloc2[@]}" SLURM_STEP_ID=0 "$MPRUN" -n 1 hostname
+if [ $RC = 0 ] && [ "$(wc -l <"$T/out")" = 1 ] && [ ! -e "$T/srun.argv" ]; then pass slurm-in-step-stays-local
+else fail slurm-in-step-stays-local "rc=$RC, srun ran: $([ -e "$T/srun.argv" ] && echo yes || echo no)"; fi
+
+rm -f "$T"/srun.*
+env "${alloc2[@]}" FAKE_SRUN_SLEEP=30 "$MPRUN" hostname >"$T/out" 2>"$T/err" &
+mprun_pid=$!
+if wait_files "$T/srun.env" 1; then
+    sleep 0.2
+    kill -TERM $mprun_pid
+    wait $mprun_pid
+    RC=$?
+    if [ $RC = 143 ] && grep -q '^fake srun got TERM$' "$T/srun.signals" 2>/dev/null && [ ! -s "$T/err" ]
+    then pass slurm-srun-gets-signals
+    else fail slurm-srun-gets-signals "rc=$RC (want 143), signals '$(cat "$T/srun.signals" 2>/dev/null)', stderr '$(cat "$T/err")'"; fi
+else
+    fail slurm-srun-gets-signals "srun never started"
+    kill -KILL $mprun_pid
+    wait $mprun_pid
+fi
+
+rm -f "$T"/srun.*
+run env "${alloc2[@]}" FAKE_SRUN_SLEEP=30 "$MPRUN" --timeout 1 hostname
+if [ $RC = 124 ] && [ $MS -lt 4000 ] && [ "$(mprun_lines)" = 1 ] &&
+    grep -q '^mprun: job timed out after 1 s (--timeout): stopping srun and its job step$' "$T/err" &&
+    grep -q '^fake srun got TERM$' "$T/srun.signals" 2>/dev/null
+then pass slurm-srun-timeout
+else fail slurm-srun-timeout "rc=$RC in ${MS} ms, stderr '$ERR'"; fi
+
+run env "${alloc2[@]}" PATH=/nonexistent "$MPRUN" /bin/true
+if [ $RC = 1 ] && [ "$(wc -l <"$T/err")" = 1 ] &&
+    grep -q "^mprun: the Slurm allocation spans 2 nodes, which needs srun: program 'srun' not found in PATH\$" "$T/err"
+then pass slurm-srun-missing
+else fail slurm-srun-missing "rc=$RC stderr '$ERR'"; fi
+[ -z "$(stray_ranks)" ] || fail slurm-leftovers "$(stray_ranks)"
+
+# srun --mpi=pmi2 (or none): a task of a step that finds no PMIx server says so, once.
+if [ -x "$HELLO" ]; then
+    step=(SLURM_JOB_ID=5 SLURM_STEP_ID=0 SLURM_PROCID=1 SLURM_NTASKS=2)
+    run env -u PMIX_NAMESPACE -u PMIX_RANK -u PMIX_SERVER_URI41 -u PMIX_SERVER_URI4 "${step[@]}" "$HELLO"
+    if [ $RC = 0 ] && [ "$(wc -l <"$T/err")" = 1 ] && grep -q '^Hello from rank 0 of 1 ' "$T/out" &&
+        grep -q '^mpr: MPI_Init: this process is task 1 of a Slurm step of 2 tasks but found no PMIx server; it runs as a singleton. Start it with srun --mpi=pmix (or mprun).$' "$T/err"
+    then pass slurm-step-without-pmix-warns
+    else fail slurm-step-without-pmix-warns "rc=$RC stdout '$OUT' stderr '$ERR'"; fi
+    # A batch script's own program (no step) and mprun's ranks (step identity dropped) are quiet.
+    run env SLURM_JOB_ID=5 SLURM_PROCID=0 SLURM_NTASKS=2 "$HELLO"
+    if [ $RC = 0 ] && [ -z "$ERR" ]; then pass slurm-batch-singleton-quiet
+    else fail slurm-batch-singleton-quiet "rc=$RC stderr '$ERR'"; fi
+    run env "${step[@]}" "$MPRUN" -n 2 "$HELLO"
+    if [ $RC = 0 ] && [ -z "$ERR" ] && [ "$(grep -c '^Hello from rank [01] of 2 ' "$T/out")" = 2 ]
+    then pass slurm-mprun-ranks-quiet
+    else fail slurm-mprun-ranks-quiet "rc=$RC stdout '$OUT' stderr '$ERR'"; fi
+else
+    skip slurm-step-without-pmix-warns "$HELLO not built"
+fi
 
 # ---- Ctrl-C of an MPI job ----------------------------------------------------------------------------
 # run_until_ready MODE: starts mprun -n 4 on the MPI probe (through a link in $T, so leftovers

@@ -2,6 +2,9 @@
 // starts.
 #include "launcher/hostfile.h"
 
+#include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -87,6 +90,27 @@ TEST_CASE("this node's names", "[hostfile]") {
   CHECK(is_this_node(hostname()));
   CHECK_FALSE(is_this_node("node-elsewhere-7"));
   CHECK_FALSE(is_this_node(""));
+}
+
+TEST_CASE("this node's own addresses", "[hostfile]") {
+  CHECK(is_local_address("127.0.0.1"));
+  CHECK(is_local_address("127.0.1.1"));
+  CHECK(is_local_address("[::1]"));
+  CHECK_FALSE(is_local_address("localhost"));       // names are not addresses
+  CHECK_FALSE(is_local_address("198.51.100.254"));  // TEST-NET-2 (documentation only)
+  CHECK_FALSE(is_local_address("not-an-address"));
+  // Every address of every interface, as getifaddrs lists them.
+  ifaddrs* list = nullptr;
+  REQUIRE(getifaddrs(&list) == 0);
+  for (const ifaddrs* ifa = list; ifa; ifa = ifa->ifa_next) {
+    if (!ifa->ifa_addr || ifa->ifa_addr->sa_family != AF_INET) continue;
+    char text[INET_ADDRSTRLEN] = {};
+    inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(ifa->ifa_addr)->sin_addr, text,
+              sizeof text);
+    CHECK(is_local_address(text));
+    CHECK(is_this_node(text));
+  }
+  freeifaddrs(list);
 }
 
 TEST_CASE("rank lists are compact", "[options]") {
