@@ -346,6 +346,13 @@ else
   job_env=("${saved_env[@]}")
   tcp_rogue_check
 
+  stage "2-node Slurm cluster in network namespaces: mprun in allocations, jobs across nodes"
+  if [ -z "${MPR_TEST_LAUNCHER:-}" ]; then
+    relay_counted cluster 1800 "$top/test/slurm/run-cluster-stages.sh" "$build_dir"
+  else
+    skip cluster "MPR_TEST_LAUNCHER is set (the cluster stage runs MPR's own launchers)"
+  fi
+
   name="jobs: no /dev/shm/mpr.* left behind"
   if selected "$name"; then
     new_shm=$(comm -13 <(echo "$shm_at_start") <(shm_entries) | grep . || true)

@@ -30,11 +30,12 @@ struct Config {
   std::vector<IfPattern> include, exclude;
   size_t eager_limit = 32768;
   size_t max_am_size = 65536 + 256;
-  size_t frag = 256 << 10;           ///< bytes per get-response / put frame
-  size_t max_queued = 8 << 20;       ///< queued active-message bytes per peer before kRetry
-  int sndbuf = 0, rcvbuf = 0;        ///< 0: the kernel's autotuning
-  int handshake_timeout_ms = 10000;  ///< an accepted connection must say who it is by then
-  bool explicitly_requested = false;
+  size_t frag = 256 << 10;            ///< bytes per get-response / put frame
+  size_t max_queued = 8 << 20;        ///< queued active-message bytes per peer before kRetry
+  int sndbuf = 0, rcvbuf = 0;         ///< 0: the kernel's autotuning
+  int handshake_timeout_ms = 10000;   ///< an accepted connection must say who it is by then
+  bool explicitly_requested = false;  ///< MPR_BTL names tcp
+  bool shm_allowed = true;            ///< MPR_BTL is empty or names shm
   static Config from_params();
 };
 

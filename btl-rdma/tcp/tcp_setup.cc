@@ -51,6 +51,7 @@ Config Config::from_params() {
   c.rcvbuf = static_cast<int>(common::param_int("MPR_TCP_RCVBUF"));
   const std::string btl = common::param_string("MPR_BTL");
   c.explicitly_requested = btl.find("tcp") != std::string::npos;
+  c.shm_allowed = btl.empty() || btl.find("shm") != std::string::npos;
   return c;
 }
 
@@ -85,9 +86,10 @@ TcpBtl::TcpBtl(common::Bootstrap& bs, const Config& cfg, const std::vector<IfAdd
     e.port_be = htons(listeners_.back()->port);
     e.prefix = static_cast<uint8_t>(a.prefix);
   }
-  // Peers on this node connect over loopback: it works whatever interfaces exist, and never
-  // leaves the host.
-  if (bs.local_peers().size() > 1) {
+  // Peers on this node are shm's, unless MPR_BTL leaves shm out: then they connect over
+  // loopback, which works whatever interfaces exist and never leaves the host. (Without a
+  // loopback listener a local peer is still reached through a shared interface address.)
+  if (bs.local_peers().size() > 1 && (!cfg_.shm_allowed || addrs_.empty())) {
     open_listener(INADDR_LOOPBACK);
     me_.loopback_port_be = htons(listeners_.back()->port);
   }
@@ -159,11 +161,7 @@ void TcpBtl::wire_up(common::Bootstrap& bs) {
 }
 
 void TcpBtl::choose_route(int peer, PeerState& p) {
-  if (p.local) {
-    if (p.info.loopback_port_be == 0) {
-      p.why_not = "it has no loopback listener";
-      return;
-    }
+  if (p.local && p.info.loopback_port_be != 0) {
     p.dst_addr = INADDR_LOOPBACK;
     p.dst_port = ntohs(p.info.loopback_port_be);
     p.src_addr = 0;
@@ -241,6 +239,9 @@ namespace mpr::btl {
 std::unique_ptr<Btl> make_tcp_btl(common::Bootstrap& bs) {
   if (bs.size() < 2) return nullptr;  // no peer to reach
   const tcp::Config cfg = tcp::Config::from_params();
+  // A job on one node opens no sockets unless asked to.
+  if (static_cast<int>(bs.local_peers().size()) == bs.size() && !cfg.explicitly_requested)
+    throw Unavailable("every rank of the job is on this node (MPR_BTL=self,tcp to use tcp here)");
   const std::vector<tcp::IfAddr> addrs =
       tcp::select_addresses(tcp::host_addresses(), cfg.include, cfg.exclude);
   if (addrs.empty() && bs.local_peers().size() < 2) {

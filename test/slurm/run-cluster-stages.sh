@@ -314,4 +314,9 @@ if selected cluster-mprun-hello; then
   else fail cluster-mprun-hello "exit $rc, $n of 4 hello lines; $(grep -m1 '^mpr' <<<"$out")" "$T/mprun-hello.out"; fi
 fi
 
+
+# The job suite and the failure checks across the nodes.
+# shellcheck source=test/slurm/cluster-jobs.sh
+. "$here/cluster-jobs.sh"
+
 summary
