@@ -112,7 +112,6 @@ std::unique_ptr<Registry> Registry::create(common::Bootstrap& bs) {
       if (!wanted.empty() || e.always) throw;
       why = ex.what();
     }
-    common::log_verbose("btl: backend %s not used: %s", e.name, why.c_str());
     declined.push_back(std::string(e.name) + ": " + why);
   }
   auto reg = std::make_unique<Registry>(bs, std::move(btls), std::move(slots));

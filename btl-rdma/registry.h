@@ -124,6 +124,8 @@ class Registry {
 
   /// For MPR_VERBOSE: one line per loaded backend.
   std::string describe() const;
+  /// "name: why" of each backend create() did not load (MPR_BTL, no device, one node...).
+  const std::vector<std::string>& declined() const { return declined_; }
   /// For MPR_STATS: the counters of the backends in use (lines, or empty).
   std::string stats() const;
 

@@ -156,6 +156,7 @@ std::string PmlImpl::describe() const {
     }
     out << "\n    " << b->describe() << "\n";
   }
+  for (const std::string& d : reg_.declined()) out << "  not used: " << d << "\n";
   return out.str();
 }
 
