@@ -325,6 +325,9 @@ int TcpBtl::progress() {
 // or a put is read straight into its destination.
 int TcpBtl::on_readable(Conn* c) {
   int events = 0;
+  // A recv() that returned less than it was offered emptied the socket: parse what it brought
+  // and return without another recv() to hear EAGAIN (epoll reports the next arrival).
+  bool drained = false;
   for (;;) {
     if (c->direct_left > 0) {
       const size_t buffered = c->in_tail - c->in_head;
@@ -354,17 +357,19 @@ int TcpBtl::on_readable(Conn* c) {
     }
     if (!parse_frames(c, &events)) return events;  // yielded, or the connection is gone
     if (c->direct_left > 0) continue;
+    if (drained) return events;
     // Make room and read more.
     if (c->in_head > 0) {
       std::memmove(c->in.data(), c->in.data() + c->in_head, c->in_tail - c->in_head);
       c->in_tail -= c->in_head;
       c->in_head = 0;
     }
-    const ssize_t r =
-        ::recv(c->fd, c->in.data() + c->in_tail, c->in.size() - c->in_tail, MSG_DONTWAIT);
+    const size_t room = c->in.size() - c->in_tail;
+    const ssize_t r = ::recv(c->fd, c->in.data() + c->in_tail, room, MSG_DONTWAIT);
     if (r > 0) {
       stats_.bytes_recv += static_cast<uint64_t>(r);
       c->in_tail += static_cast<size_t>(r);
+      drained = static_cast<size_t>(r) < room;
       continue;
     }
     if (r < 0 && errno == EINTR) continue;

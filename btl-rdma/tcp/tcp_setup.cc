@@ -168,11 +168,15 @@ void TcpBtl::choose_route(int peer, PeerState& p) {
     p.reachable = true;
     return;
   }
+  // Loopback reaches another node's rank never: only when both run on this host (same name).
+  const bool same_host = std::strncmp(p.info.host, me_.host, kHostNameBytes) == 0;
+  auto loopback = [](uint32_t a) { return (a >> 24) == 127; };
   for (const IfAddr& mine : addrs_) {
     for (uint32_t i = 0; i < std::min<uint32_t>(p.info.nendpoints, kMaxEndpoints); ++i) {
       const Endpoint& e = p.info.endpoints[i];
       const uint32_t theirs = ntohl(e.addr_be);
       if (!same_subnet(mine.addr, mine.prefix, theirs, e.prefix)) continue;
+      if (!same_host && (loopback(mine.addr) || loopback(theirs))) continue;
       p.dst_addr = theirs;
       p.dst_port = ntohs(e.port_be);
       p.src_addr = mine.addr;
