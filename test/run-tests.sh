@@ -373,7 +373,10 @@ else
     stage "ASan + UBSan build ($asan_dir)"
     asan_ok=1
     if [ "$do_build" = 1 ]; then
-      build "$asan_dir" build-asan --enable-sanitizers || asan_ok=0
+      # -O1 -g1: what ASan's documentation advises (file:line in every report), and it
+      # compiles in about half the time of the default -O2 -g under the sanitizers.
+      build "$asan_dir" build-asan --enable-sanitizers CFLAGS="-O1 -g1" CXXFLAGS="-O1 -g1" ||
+        asan_ok=0
     elif [ ! -f "$asan_dir/Makefile" ]; then
       skip asan "--no-build and no $asan_dir"
       asan_ok=0
