@@ -169,6 +169,8 @@ class TcpBtl final : public Btl {
   bool check_range(uint64_t reg_id, uint64_t addr, uint64_t len) const;
   void queue_data(int peer, PeerState& p, FrameType type, const void* fixed, size_t fixed_len,
                   const uint8_t* data, size_t len);
+  /// Queue a frame of `type` whose body is `body_len` bytes at `body` (a control message).
+  void queue_ctl(int peer, FrameType type, const void* body, size_t body_len);
 
   common::Bootstrap& bs_;
   Config cfg_;

@@ -306,12 +306,7 @@ void TcpBtl::finalize() {
   const int64_t until = now_ms() + 2000;
   for (int peer = 0; peer < size_; ++peer) {
     PeerState& p = peers_[static_cast<size_t>(peer)];
-    if (!p.up) continue;
-    OutFrame f;
-    FrameHdr fh;
-    fh.type = FrameType::kGoodbye;
-    f.head.assign(reinterpret_cast<uint8_t*>(&fh), reinterpret_cast<uint8_t*>(&fh) + sizeof fh);
-    enqueue(peer, p, std::move(f), false);
+    if (p.up) queue_ctl(peer, FrameType::kGoodbye, nullptr, 0);
   }
   for (;;) {
     bool pending = false;

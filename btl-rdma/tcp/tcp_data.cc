@@ -187,13 +187,7 @@ Status TcpBtl::get(int peer, void* local, const Registration*, uint64_t remote_a
   const uint64_t token = next_token_++;
   gets_[token] = GetOp{static_cast<uint8_t*>(local), len, 0, c, peer};
   GetReq rq{token, rkey.words[0], remote_addr, len};
-  OutFrame f;
-  FrameHdr fh;
-  fh.len = sizeof rq;
-  fh.type = FrameType::kGetReq;
-  append(&f.head, fh);
-  append(&f.head, rq);
-  enqueue(peer, p, std::move(f), false);
+  queue_ctl(peer, FrameType::kGetReq, &rq, sizeof rq);
   return Status::kPosted;
 }
 
@@ -231,6 +225,19 @@ void TcpBtl::queue_data(int peer, PeerState& p, FrameType type, const void* fixe
   } while (off < len);
 }
 
+void TcpBtl::queue_ctl(int peer, FrameType type, const void* body, size_t body_len) {
+  OutFrame f;
+  FrameHdr fh;
+  fh.len = static_cast<uint32_t>(body_len);
+  fh.type = type;
+  append(&f.head, fh);
+  if (body_len) {
+    const auto* b = static_cast<const uint8_t*>(body);
+    f.head.insert(f.head.end(), b, b + body_len);
+  }
+  enqueue(peer, peers_[static_cast<size_t>(peer)], std::move(f), false);
+}
+
 Status TcpBtl::put(int peer, const void* local, const Registration*, uint64_t remote_addr,
                    const RemoteKey& rkey, size_t len, Completion* c) {
   PeerState& p = peer_for_send(peer);
@@ -249,13 +256,7 @@ void TcpBtl::serve_get(int peer, const GetReq& rq) {
   r.token = rq.token;
   if (!check_range(rq.reg_id, rq.addr, rq.len)) {
     r.status = EFAULT;
-    OutFrame f;
-    FrameHdr fh;
-    fh.len = sizeof r;
-    fh.type = FrameType::kGetResp;
-    append(&f.head, fh);
-    append(&f.head, r);
-    enqueue(peer, p, std::move(f), false);
+    queue_ctl(peer, FrameType::kGetResp, &r, sizeof r);
     return;
   }
   queue_data(peer, p, FrameType::kGetResp, &r, sizeof r,
@@ -508,13 +509,7 @@ void TcpBtl::finish_direct(Conn* c) {
     ++stats_.puts_served;
     PutAck a;
     a.token = c->direct_token;
-    OutFrame f;
-    FrameHdr fh;
-    fh.len = sizeof a;
-    fh.type = FrameType::kPutAck;
-    append(&f.head, fh);
-    append(&f.head, a);
-    enqueue(peer, peers_[static_cast<size_t>(peer)], std::move(f), false);
+    queue_ctl(peer, FrameType::kPutAck, &a, sizeof a);
     return;
   }
   auto it = gets_.find(c->direct_token);
