@@ -71,7 +71,10 @@ left_behind() {
 
 if [ "$inside" = 0 ]; then
   [ "$(id -u)" = 0 ] || { echo "FAIL cluster: needs root"; exit 1; }
-  logdir=$(mktemp -d /tmp/mpr-cluster-stages.XXXXXX)
+  # With the build's other logs (replaced each run), so nothing is left in /tmp.
+  logdir=$build/test-logs/cluster-stages
+  rm -rf "$logdir"
+  mkdir -p "$logdir"
   stage "cluster stages (logs: $logdir)"
   # The checks run inside; their lines are counted here. The daemons' pids are saved before
   # the cluster stops, to check afterwards that none survived.
