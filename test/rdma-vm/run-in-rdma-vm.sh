@@ -31,6 +31,13 @@
 #   --build-siw  build/cache siw.ko even when not using it now
 #   -k        keep the per-run directory (console.log, cmd.sh) and print it
 #   -q        quiet: do not print the "[rdma-vm]" progress lines on stderr
+#   -x DIR    a second host folder shared read-write at the same path
+# Options for a VM that is one host of several (run-in-vm-cluster.sh uses them):
+#   --hostname NAME   the guest's host name (default rdma-vm)
+#   --ip A.B.C.D      eth0's address, a /24 (default 10.0.2.15)
+#   --mac MAC         eth0's MAC address (default qemu's 52:54:00:12:34:56)
+#   --netdev SPEC     qemu -netdev backend for eth0 instead of the restricted user-mode NIC,
+#                     e.g. dgram,local.type=unix,local.path=A,remote.type=unix,remote.path=B
 # Environment:
 #   RDMA_VM_CACHE   cache dir for kernel + initramfs (default /var/tmp/rdma-vm)
 #   RDMA_VM_NO_APT  =1: never call apt-get (fail if something is missing)
@@ -63,6 +70,7 @@ set -euo pipefail
 
 SHARE=$PWD; TIMEOUT=900; MEM=1024; CPUS=2; KEEP=0; QUIET=0; SELFTEST=0; SETUP_ONLY=0
 RDEV=rxe; BUILD_SIW=0; SHARE_SET=0
+VM_HOSTNAME=rdma-vm; VM_IP=10.0.2.15; VM_MAC=""; NETDEV=""; SHARE2=""
 EXTRA_ENV=()
 while [ $# -gt 0 ]; do
   case $1 in
@@ -72,6 +80,11 @@ while [ $# -gt 0 ]; do
     -c) CPUS=$2; shift 2;;
     -e) EXTRA_ENV+=("$2"); shift 2;;
     -k) KEEP=1; shift;;
+    -x) SHARE2=$2; shift 2;;
+    --hostname) VM_HOSTNAME=$2; shift 2;;
+    --ip) VM_IP=$2; shift 2;;
+    --mac) VM_MAC=$2; shift 2;;
+    --netdev) NETDEV=$2; shift 2;;
     -d) RDEV=$2; shift 2;;
     --build-siw) BUILD_SIW=1; shift;;
     -q) QUIET=1; shift;;
@@ -84,6 +97,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 case $RDEV in rxe|siw|none) ;; *) echo "run-in-rdma-vm: -d must be rxe, siw or none" >&2; exit 2;; esac
+case $VM_IP in *[!0-9.]*|'') echo "run-in-rdma-vm: --ip wants an IPv4 address, not $VM_IP" >&2; exit 2;; esac
+case $VM_HOSTNAME in *[!A-Za-z0-9-]*|'') echo "run-in-rdma-vm: --hostname wants letters, digits and '-', not $VM_HOSTNAME" >&2; exit 2;; esac
 if [ $SELFTEST = 0 ] && [ $SETUP_ONLY = 0 ] && [ $# = 0 ]; then
   echo "usage: $0 [-s DIR] [-t SECS] [-m MB] [-c N] [-e N=V] [-k] [-q] -- COMMAND [ARGS...] | --selftest | --setup-only" >&2
   exit 2
@@ -247,30 +262,37 @@ $B ln -s /usr/lib/* /lib/ 2>/dev/null
 say "/lib populated"
 $B mkdir -p /lib/modules/$($B uname -r)
 $B mount -t 9p -o $O,ro,cache=loose kmod /lib/modules/$($B uname -r) || abort "mount 9p kmod"
-. /ctl/env                                   # SHARE_DIR WORK_DIR SETUP
+. /ctl/env                    # SHARE_DIR WORK_DIR SETUP VM_HOSTNAME VM_IP SHARE2_DIR
 $B mkdir -p "$SHARE_DIR"
 $B mount -t 9p -o $O,cache=mmap share "$SHARE_DIR" || abort "mount 9p share"
+if [ -n "$SHARE2_DIR" ]; then
+  $B mkdir -p "$SHARE2_DIR"
+  $B mount -t 9p -o $O,cache=none share2 "$SHARE2_DIR" || abort "mount 9p share2"
+fi
 say "9p mounted"
-$B hostname rdma-vm
+$B hostname "$VM_HOSTNAME"
 # network + software RDMA device
 say "modprobe"
 modprobe -a virtio_net crc32_generic crc32c_generic ib_uverbs rdma_ucm ib_umad \
   || abort "modprobe virtio_net/ib_uverbs/rdma_ucm failed"
 $B ip link set lo up
 $B ip link set eth0 up || abort "no eth0"
-$B ip addr add 10.0.2.15/24 dev eth0
+$B ip addr add "$VM_IP/24" dev eth0
+# the IPv4-mapped GID rxe derives from eth0's address: ::ffff:a.b.c.d
+set -- $(echo "$VM_IP" | $B tr . ' ')
+GIDV=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$1" "$2" "$3" "$4")
 DEV=; GIDX=
 case "$SETUP" in
 rxe)
   modprobe rdma_rxe || abort "modprobe rdma_rxe failed"
   rdma link add rxe0 type rxe netdev eth0 > /dev/ttyS0 2>&1 || abort "rdma link add rxe0 type rxe netdev eth0 failed (see console)"
   DEV=rxe0
-  # RoCE v2 GID for ::ffff:10.0.2.15 (GID 0 is normally the IPv6 link-local one)
+  # RoCE v2 GID for ::ffff:$VM_IP (GID 0 is normally the IPv6 link-local one)
   n=0
   while [ $n -lt 100 ] && [ -z "$GIDX" ]; do
     for g in /sys/class/infiniband/rxe0/ports/1/gids/*; do
       i=${g##*/}
-      if [ "$($B cat $g 2>/dev/null)" = "0000:0000:0000:0000:0000:ffff:0a00:020f" ] &&
+      if [ "$($B cat $g 2>/dev/null)" = "$GIDV" ] &&
          [ "$($B cat /sys/class/infiniband/rxe0/ports/1/gid_attrs/types/$i 2>/dev/null)" = "RoCE v2" ]; then
         GIDX=$i; break
       fi
@@ -304,7 +326,7 @@ say "running command"
 cd "$WORK_DIR" || cd "$SHARE_DIR"
 # the command's stdout+stderr -> $OUT (host stdout); stdin = /dev/null
 env HOME=/root USER=root LOGNAME=root TERM=dumb LANG=C.UTF-8 \
-    RDMA_VM=1 RDMA_DEV=$DEV RDMA_NETDEV=eth0 RDMA_IP=10.0.2.15 RDMA_GID_INDEX=$GIDX \
+    RDMA_VM=1 RDMA_DEV=$DEV RDMA_NETDEV=eth0 RDMA_IP=$VM_IP RDMA_GID_INDEX=$GIDX \
     PATH=$PATH /usr/bin/bash /ctl/cmd.sh < /dev/null > $OUT 2>&1
 rc=$?
 echo "$(up)" > /ctl/t_cmd_end
@@ -318,11 +340,12 @@ INIT
 
 ensure_initramfs() {
   local sig
-  sig=$( { write_init; echo "$KVER $BOOT_MODS"; md5sum < "$BUSYBOX"; } | md5sum | cut -c1-12)
+  sig=$( { write_init; echo "$KVER $BOOT_MODS / 755"; md5sum < "$BUSYBOX"; } | md5sum | cut -c1-12)
   INITRD=$CACHE/initrd-$KVER-$sig.cpio.gz
   [ -f "$INITRD" ] && return 0
   log "building initramfs $INITRD"
   local R; R=$(mktemp -d "$CACHE/initrd-root.XXXXXX")
+  chmod 755 "$R"                           # the guest's /: daemons that drop root traverse it
   mkdir -p "$R"/{bb,kmod,proc,sys,dev,tmp,run,usr,etc,lib,ctl,root,var/tmp,mnt}
   for d in bin sbin lib64 lib32 libx32; do ln -s usr/$d "$R/$d"; done
   ln -s /run "$R/var/run"
@@ -360,6 +383,7 @@ trap cleanup EXIT
 # --selftest without -s: share a scratch folder instead of $PWD
 [ $SELFTEST = 1 ] && [ $SHARE_SET = 0 ] && { SHARE=$RUN/share; mkdir "$SHARE"; }
 SHARE=$(cd "$SHARE" && pwd -P)
+if [ -n "$SHARE2" ]; then SHARE2=$(cd "$SHARE2" && pwd -P) || die "no folder $SHARE2 (-x)"; fi
 unshareable() {
   case $1 in /|/usr|/usr/*|/etc|/etc/*|/proc|/proc/*|/sys|/sys/*|/dev|/dev/*|/tmp|/run|/run/*|/lib|/lib/*|/bin|/bin/*|/sbin|/sbin/*|/lib64|/lib64/*) return 0;; esac
   return 1
@@ -369,6 +393,7 @@ if unshareable "$SHARE"; then
   log "\$PWD ($SHARE) cannot be shared; sharing an empty scratch folder instead"
   SHARE=$RUN/share; mkdir -p "$SHARE"
 fi
+[ -n "$SHARE2" ] && unshareable "$SHARE2" && die "cannot share $SHARE2 (-x): share a subfolder"
 WORK=$(pwd -P); case $WORK/ in "$SHARE"/*) ;; *) WORK=$SHARE;; esac
 
 if [ $SELFTEST = 1 ]; then
@@ -425,6 +450,7 @@ else
 fi
 {
   printf 'SHARE_DIR=%q\nWORK_DIR=%q\nSETUP=%q\n' "$SHARE" "$WORK" "$RDEV"
+  printf 'VM_HOSTNAME=%q\nVM_IP=%q\nSHARE2_DIR=%q\n' "$VM_HOSTNAME" "$VM_IP" "$SHARE2"
   for kv in "${EXTRA_ENV[@]+"${EXTRA_ENV[@]}"}"; do printf 'export %q\n' "$kv"; done
 } > "$RUN/ctl/env"
 
@@ -445,12 +471,13 @@ QEMU=(qemu-system-x86_64 -machine q35 -accel tcg,thread=multi -cpu "${RDMA_VM_QE
   -serial "file:$RUN/console.log" -serial "file:$RUN/ttyS1.log"
   -chardev "file,id=cout,path=$RUN/out.log,append=on"
   -device virtio-serial-pci -device virtserialport,chardev=cout,name=out
-  -netdev user,id=n0,restrict=on -device virtio-net-pci,netdev=n0,romfile=
+  -netdev "${NETDEV:-user,restrict=on},id=n0" -device "virtio-net-pci,netdev=n0,romfile=${VM_MAC:+,mac=$VM_MAC}"
   -virtfs "local,path=/usr,mount_tag=hostusr,$V,readonly=on"
   -virtfs "local,path=/etc,mount_tag=hostetc,$V,readonly=on"
   -virtfs "local,path=$MODDIR,mount_tag=kmod,$V,readonly=on"
   -virtfs "local,path=$RUN/ctl,mount_tag=ctl,$V"
   -virtfs "local,path=$SHARE,mount_tag=share,$V")
+[ -n "$SHARE2" ] && QEMU+=(-virtfs "local,path=$SHARE2,mount_tag=share2,$V")
 # shellcheck disable=SC2206
 QEMU+=(${RDMA_VM_QEMU_ARGS:-})
 log "booting (share $SHARE, timeout ${TIMEOUT}s)"

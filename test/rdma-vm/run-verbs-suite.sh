@@ -75,20 +75,8 @@ if ! "$vm" --setup-only >"$logs/setup.log" 2>&1; then
 fi
 
 # ---- the job table ---------------------------------------------------------------------------
-# manifest_table DIR/: the manifest's "rdma-vm" entries whose program is under DIR/, as the
-# guest's table lines "program ranks [args...]". (A subshell: the harness's functions stay out.)
-manifest_table() (
-  # shellcheck source=test/lib/harness.sh
-  . "$src/test/lib/harness.sh"
-  # Under TCG every launch costs seconds, so only entries also tagged "rdma-vm4" run at more
-  # than 2 ranks: the others' "N+" (N <= 2) becomes "2".
-  manifest_entries rdma-vm | awk -v dir="$1" 'index($2, dir) == 1 {
-    spec = $3
-    if ((","$6",") !~ /,rdma-vm4,/ && spec ~ /^[12]\+$/) spec = "2"
-    printf "%s %s", substr($2, length(dir) + 1), spec
-    for (i = 8; i <= NF; i++) printf " %s", $i
-    print "" }'
-)
+# shellcheck source=test/rdma-vm/job-table.sh
+. "$here/job-table.sh"
 ctl=$build/.rdma-vm-suite
 rm -rf "$ctl"
 mkdir -p "$ctl"
@@ -98,14 +86,14 @@ if [ "$run_jobs" = 1 ]; then
   elif [ -f "$src/test/jobs/manifest" ]; then
     # The manifest's "rdma-vm" entries, so this suite and the main one cover the same jobs
     # (with sizes for a TCG guest; see the manifest).
-    manifest_table test/jobs/ >"$ctl/jobs"
+    manifest_table rdma-vm test/jobs/ rdma-vm4 >"$ctl/jobs"
   else
     for j in "$build"/test/jobs/job_*; do
       [ -x "$j" ] && [ -f "$j" ] && echo "$(basename "$j") 1+"
     done >"$ctl/jobs"
   fi
   if [ -z "$jobs_file" ] && [ -f "$src/test/jobs/manifest" ]; then
-    manifest_table examples/ >"$ctl/examples"
+    manifest_table rdma-vm examples/ rdma-vm4 >"$ctl/examples"
   else
     # Examples, with sizes that suit a TCG guest (~20-40 MB/s, busy-polling ranks share 2 vCPUs).
     cat >"$ctl/examples" <<'EOF'
