@@ -131,12 +131,17 @@ ibv_ah_attr VerbsBtl::ah_attr_for(const VerbsAddr& a) const {
   ibv_ah_attr ah{};
   ah.dlid = a.lid;
   ah.port_num = dev_.port;
+  // IB: the subnet manager's SL for this port unless told otherwise; RoCE maps priority from
+  // the traffic class (DSCP) instead, and the SL is 0.
+  ah.sl = static_cast<uint8_t>(cfg_.sl >= 0 ? cfg_.sl : dev_.roce ? 0 : dev_.port_attr.sm_sl);
   // RoCE always routes by GID; IB needs the GRH only to leave the subnet.
   if (dev_.roce || a.subnet_prefix != dev_.gid.global.subnet_prefix) {
     ah.is_global = 1;
     std::memcpy(ah.grh.dgid.raw, a.gid, sizeof a.gid);
     ah.grh.sgid_index = static_cast<uint8_t>(dev_.gid_index);
-    ah.grh.hop_limit = 64;
+    ah.grh.hop_limit = static_cast<uint8_t>(cfg_.hop_limit);
+    ah.grh.traffic_class =
+        static_cast<uint8_t>(cfg_.traffic_class >= 0 ? cfg_.traffic_class : dev_.traffic_class);
   }
   return ah;
 }
@@ -148,7 +153,7 @@ void VerbsBtl::qp_to_rtr_rts(Peer& p, int peer) {
   qa.dest_qp_num = p.remote_qpn;
   qa.rq_psn = p.remote_psn;
   qa.max_dest_rd_atomic = static_cast<uint8_t>(max_dest_rd_atomic_);
-  qa.min_rnr_timer = 12;  // 0.64 ms; RNR cannot happen while credits are honoured
+  qa.min_rnr_timer = static_cast<uint8_t>(cfg_.min_rnr_timer);  // RNR cannot happen with credits
   qa.ah_attr = ah_attr_for(p.addr);
   if (int rc = ibv_modify_qp(p.qp.get(), &qa,
                              IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
@@ -157,7 +162,7 @@ void VerbsBtl::qp_to_rtr_rts(Peer& p, int peer) {
   qa = ibv_qp_attr{};
   qa.qp_state = IBV_QPS_RTS;
   qa.timeout = static_cast<uint8_t>(cfg_.timeout);
-  qa.retry_cnt = 7;
+  qa.retry_cnt = static_cast<uint8_t>(cfg_.retry_cnt);
   qa.rnr_retry = static_cast<uint8_t>(cfg_.rnr_retry);
   qa.sq_psn = p.local_psn;
   qa.max_rd_atomic = static_cast<uint8_t>(max_rd_atomic_);

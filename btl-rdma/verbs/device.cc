@@ -162,6 +162,24 @@ std::vector<int> locality(const std::vector<ibv_device*>& devs) {
   return score;
 }
 
+// The port's default GRH traffic class, where the driver publishes one (mlx5:
+// /sys/class/infiniband/<dev>/tc/<port>/traffic_class holds "Global tclass=N" once an
+// administrator set it for a lossless RoCE fabric); 0 otherwise.
+int default_traffic_class(const std::string& dev, int port) {
+  const std::string path =
+      "/sys/class/infiniband/" + dev + "/tc/" + std::to_string(port) + "/traffic_class";
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  char buf[128] = {};
+  const ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (n <= 0) return 0;
+  const char* at = std::strstr(buf, "tclass=");
+  if (!at) return 0;
+  const long tc = std::strtol(at + 7, nullptr, 10);
+  return tc >= 0 && tc <= 255 ? static_cast<int>(tc) : 0;
+}
+
 void fill_attrs(Device& d, const Config& cfg, int rank) {
   ibv_context* const ctx = d.ctx.get();
   if (int rc = ibv_query_device(ctx, &d.attr))
@@ -169,6 +187,7 @@ void fill_attrs(Device& d, const Config& cfg, int rank) {
   if (int rc = ibv_query_port(ctx, d.port, &d.port_attr))
     throw_verbs_error(rank, "ibv_query_port", d.name + " port " + std::to_string(d.port), rc);
   d.roce = d.port_attr.link_layer == IBV_LINK_LAYER_ETHERNET;
+  d.traffic_class = default_traffic_class(d.name, d.port);
   if (d.roce) {
     choose_gid(d, cfg, rank);
   } else {

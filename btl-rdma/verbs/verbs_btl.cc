@@ -106,7 +106,17 @@ Config Config::from_params() {
   c.gid_index = gid.empty() ? -1 : static_cast<int>(param_int("MPR_VERBS_GID_INDEX"));
   c.rdma_chunk = std::max<size_t>(static_cast<size_t>(param_int("MPR_VERBS_RDMA_CHUNK")), 4096);
   c.timeout = static_cast<int>(std::clamp<int64_t>(param_int("MPR_VERBS_TIMEOUT"), 1, 31));
+  c.retry_cnt = static_cast<int>(std::clamp<int64_t>(param_int("MPR_VERBS_RETRY_CNT"), 0, 7));
   c.rnr_retry = static_cast<int>(std::clamp<int64_t>(param_int("MPR_VERBS_RNR_RETRY"), 0, 7));
+  c.min_rnr_timer =
+      static_cast<int>(std::clamp<int64_t>(param_int("MPR_VERBS_MIN_RNR_TIMER"), 0, 31));
+  if (!common::param_string("MPR_VERBS_SL").empty())
+    c.sl = static_cast<int>(std::clamp<int64_t>(param_int("MPR_VERBS_SL"), 0, 15));
+  if (!common::param_string("MPR_VERBS_TRAFFIC_CLASS").empty())
+    c.traffic_class =
+        static_cast<int>(std::clamp<int64_t>(param_int("MPR_VERBS_TRAFFIC_CLASS"), 0, 255));
+  c.hop_limit = static_cast<int>(std::clamp<int64_t>(param_int("MPR_VERBS_HOP_LIMIT"), 1, 255));
+  c.keepalive_ms = static_cast<int>(std::max<int64_t>(param_int("MPR_VERBS_KEEPALIVE"), 0));
   c.connect_timeout_s =
       static_cast<int>(std::max<int64_t>(param_int("MPR_VERBS_CONNECT_TIMEOUT"), 1));
   c.rcache = common::param_bool("MPR_VERBS_RCACHE");
@@ -329,6 +339,8 @@ void VerbsBtl::wire_up(common::Bootstrap& bs) {
     p.reachable = p.addr.magic == kAddrMagic && p.addr.link_layer == dev_.port_attr.link_layer;
     if (!p.reachable)
       common::log_verbose("verbs: peer %d is on another kind of link; not reachable by verbs", r);
+    else if (r != rank_ && bs.get(r, "mpr.node", &blob))
+      p.host.assign(blob.begin(), blob.end());
   }
 }
 
@@ -366,7 +378,55 @@ int VerbsBtl::progress() {
   if (!credit_due_.empty()) flush_credit_returns();
   if (!rdma_waiters_.empty()) drive_rdma_waiters();
   if (!connecting_.empty()) drive_connects();
+  // The clock is read once per 256 calls: a rank that waits calls progress() millions of
+  // times a second, or sleeps between calls (then the probes are only a little late).
+  if (cfg_.keepalive_ms > 0 && n == 0 && ++progress_calls_ >= 256) {
+    progress_calls_ = 0;
+    send_keepalives();
+  }
   return n;
+}
+
+// A peer that sends nothing and to which nothing is in flight could be dead without anyone
+// noticing: the rank waiting for its message would wait forever. Its node's RDMA device acks
+// our packets whether or not the peer process is running MPI, so a probe fails only when the
+// process (whose QP the kernel destroyed) or its host is gone: after (retry_cnt + 1) ack
+// timeouts the probe completes with an error, and lose_peer() ends the job naming the peer.
+// The probe writes the credit count the peer already has into its slot for us: harmless.
+void VerbsBtl::send_keepalives() {
+  const auto now = Clock::now();
+  if (now < next_keepalive_) return;
+  next_keepalive_ = now + std::chrono::milliseconds(cfg_.keepalive_ms);
+  for (int peer = 0; peer < size_; ++peer) {
+    Peer& p = peers_[static_cast<size_t>(peer)];
+    if (peer == rank_ || p.state != ConnState::kUp || p.sq_head != p.sq_tail) continue;
+    if (!sq_room(p, 1, true)) continue;
+    CreditSlot v{p.reported, ~p.reported};
+    ibv_sge sge{reinterpret_cast<uintptr_t>(&v), sizeof v, 0};
+    ibv_send_wr wr{};
+    if (max_inline_ >= sizeof v) {
+      wr.send_flags = IBV_SEND_INLINE;
+    } else {
+      res_->credit_out.mem[peer] = v;
+      sge.addr = reinterpret_cast<uintptr_t>(&res_->credit_out.mem[peer]);
+      sge.lkey = res_->credit_out.mr->lkey;
+    }
+    wr.sg_list = &sge;
+    wr.num_sge = 1;
+    wr.opcode = IBV_WR_RDMA_WRITE;
+    wr.wr.rdma.remote_addr =
+        p.addr.credit_base + static_cast<uint64_t>(rank_) * sizeof(CreditSlot);
+    wr.wr.rdma.rkey = p.addr.credit_rkey;
+    SendSlot slot;
+    slot.signaled = true;
+    try {
+      post_rc(peer, wr, slot);
+    } catch (const std::exception& e) {
+      fail_peer(p, peer, e.what());
+      continue;
+    }
+    ++stats_.keepalives;
+  }
 }
 
 int VerbsBtl::poll_send_cq() {
@@ -422,8 +482,7 @@ void VerbsBtl::retire(int peer, uint32_t seq_low, ibv_wc_status status) {
   if (seq >= p.sq_head) return;  // already retired (a flush after an earlier error)
   if (status != IBV_WC_SUCCESS) {
     ++stats_.wc_errors;
-    if (p.state != ConnState::kFailed && status != IBV_WC_WR_FLUSH_ERR)
-      fail_peer(p, peer, std::string("send queue completion: ") + ibv_wc_status_str(status));
+    if (p.state != ConnState::kFailed && status != IBV_WC_WR_FLUSH_ERR) lose_peer(p, peer, status);
   }
   while (p.sq_tail <= seq) {
     SendSlot& s = p.ring[p.sq_tail % static_cast<uint64_t>(sq_depth_)];
@@ -438,9 +497,41 @@ void VerbsBtl::retire(int peer, uint32_t seq_low, ibv_wc_status status) {
   }
 }
 
+std::string VerbsBtl::peer_name(int peer) const {
+  const Peer& p = peers_[static_cast<size_t>(peer)];
+  return "rank " + std::to_string(peer) + (p.host.empty() ? "" : " on node " + p.host);
+}
+
+// A work request to the peer failed: the queue pair is dead, its operations complete with EIO.
+// If the wire itself failed (no acknowledgement however often we retransmitted), so, as far as
+// this job can tell, did the peer: the runtime's handler ends the job with the sentence built
+// here. Other errors (a bad rkey, a protection error) are the caller's, reported through the
+// operations' completions.
+void VerbsBtl::lose_peer(Peer& p, int peer, ibv_wc_status status) {
+  std::string why = std::string(ibv_wc_status_str(status));
+  if (status == IBV_WC_RETRY_EXC_ERR) {
+    const double timeout_ms = 4.096e-3 * static_cast<double>(1ull << cfg_.timeout);
+    char buf[160];
+    std::snprintf(buf, sizeof buf,
+                  " (no acknowledgement after %d retries of %.0f ms: the process or its host is "
+                  "gone, or the network between us is; MPR_VERBS_TIMEOUT/MPR_VERBS_RETRY_CNT)",
+                  cfg_.retry_cnt, timeout_ms);
+    why += buf;
+  } else if (status == IBV_WC_RNR_RETRY_EXC_ERR) {
+    why += " (the peer had no receive buffer posted; MPR_VERBS_RNR_RETRY)";
+  }
+  fail_peer(p, peer, why);
+  if (peer != rank_ && status == IBV_WC_RETRY_EXC_ERR) {
+    ibv_gid gid;
+    std::memcpy(gid.raw, p.addr.gid, sizeof gid.raw);
+    report_peer_lost(peer, "verbs: connection to " + peer_name(peer) + " (GID " +
+                               gid_to_string(gid) + ") lost: " + why);
+  }
+}
+
 void VerbsBtl::fail_peer(Peer& p, int peer, const std::string& why) {
   if (p.state == ConnState::kFailed) return;
-  common::log_error("verbs: connection to peer %d failed: %s", peer, why.c_str());
+  common::log_error("verbs: connection to %s failed: %s", peer_name(peer).c_str(), why.c_str());
   p.state = ConnState::kFailed;
   // Outstanding work flushes with errors (completing its ops); queued work fails now.
   if (p.qp) {
@@ -498,7 +589,10 @@ std::string VerbsBtl::describe() const {
     << max_inline_ << " B, eager limit " << format_bytes(caps_.eager_limit) << ", max AM "
     << format_bytes(caps_.max_am_size) << ", " << cfg_.credits << " credits/peer, RDMA chunk "
     << format_bytes(rdma_chunk_) << ", " << atomics_why_ << ", rcache " << validation_ << ", "
-    << g_fork_note;
+    << g_fork_note << "; QP timeout " << cfg_.timeout << " x" << cfg_.retry_cnt + 1
+    << ", SL " << (cfg_.sl >= 0 ? cfg_.sl : dev_.roce ? 0 : dev_.port_attr.sm_sl)
+    << ", traffic class " << (cfg_.traffic_class >= 0 ? cfg_.traffic_class : dev_.traffic_class)
+    << ", keepalive " << (cfg_.keepalive_ms ? std::to_string(cfg_.keepalive_ms) + " ms" : "off");
   return o.str();
 }
 
@@ -509,14 +603,15 @@ void VerbsBtl::finalize() {
     common::log_error(
         "verbs stats: AMs sent %llu (inline %llu) received %llu, retries credits %llu send queue "
         "%llu buffers %llu, credit writes %llu, RDMA ops %llu (%llu B), atomics %llu (slot "
-        "retries %llu), connections %llu, rcache hits %llu misses %llu evictions %llu "
-        "invalidations %llu",
+        "retries %llu), connections %llu, keepalives %llu, rcache hits %llu misses %llu "
+        "evictions %llu invalidations %llu",
         (unsigned long long)stats_.am_sent, (unsigned long long)stats_.am_inline,
         (unsigned long long)stats_.am_recv, (unsigned long long)stats_.retry_credits,
         (unsigned long long)stats_.retry_sq, (unsigned long long)stats_.retry_bufs,
         (unsigned long long)stats_.credit_writes, (unsigned long long)stats_.rdma_ops,
         (unsigned long long)stats_.rdma_bytes, (unsigned long long)stats_.atomics,
         (unsigned long long)stats_.retry_atomic_slots, (unsigned long long)stats_.connects,
+        (unsigned long long)stats_.keepalives,
         (unsigned long long)rs.hits, (unsigned long long)rs.misses,
         (unsigned long long)rs.evictions, (unsigned long long)rs.invalidations);
   }

@@ -45,8 +45,14 @@ struct Config {
   int max_inline = 64;           ///< MPR_VERBS_MAX_INLINE: bytes requested; device may give less
   int gid_index = -1;            ///< MPR_VERBS_GID_INDEX: -1 = RoCE v2 IPv4-mapped, else first
   size_t rdma_chunk = 8u << 20;  ///< MPR_VERBS_RDMA_CHUNK: bytes per RDMA READ/WRITE
-  int timeout = 18;              ///< MPR_VERBS_TIMEOUT: RC ack timeout exponent (4.096us * 2^n)
+  int timeout = 16;              ///< MPR_VERBS_TIMEOUT: RC ack timeout exponent (4.096us * 2^n)
+  int retry_cnt = 7;             ///< MPR_VERBS_RETRY_CNT: retransmissions before a QP fails
   int rnr_retry = 7;             ///< MPR_VERBS_RNR_RETRY
+  int min_rnr_timer = 12;        ///< MPR_VERBS_MIN_RNR_TIMER (IB encoding; 12 = 0.64 ms)
+  int sl = -1;                   ///< MPR_VERBS_SL: -1 = the port's SM SL (IB), 0 (RoCE)
+  int traffic_class = -1;        ///< MPR_VERBS_TRAFFIC_CLASS: -1 = the device's default
+  int hop_limit = 64;            ///< MPR_VERBS_HOP_LIMIT (GRH)
+  int keepalive_ms = 1000;       ///< MPR_VERBS_KEEPALIVE: idle-peer probe interval; 0 = off
   int connect_timeout_s = 600;   ///< MPR_VERBS_CONNECT_TIMEOUT
   bool rcache = true;            ///< MPR_VERBS_RCACHE
   size_t rcache_max_bytes = 256u << 20;  ///< MPR_VERBS_RCACHE_MAX_BYTES (unheld, LRU)
@@ -68,6 +74,7 @@ struct Device {
   std::string gid_type;     ///< "RoCE v2", "RoCE v1", "IB"
   bool odp_rc = false;      ///< RC on-demand paging for send/recv/read/write
   bool odp_atomic = false;  ///< ... and for atomics (needed to keep atomics with ODP MRs)
+  int traffic_class = 0;    ///< the port's default GRH traffic class (sysfs tc/<port>), else 0
   std::string why;          ///< how it was chosen, or why there is none (ctx == nullptr)
 };
 
@@ -90,6 +97,7 @@ struct VerbsStats {
   uint64_t signaled = 0, unsignaled = 0;
   uint64_t connects = 0, conn_msgs_sent = 0, conn_msgs_recv = 0;
   uint64_t wc_errors = 0;
+  uint64_t keepalives = 0;  ///< probes of idle peers (send_keepalives)
 };
 
 class VerbsBtl final : public Btl {
@@ -193,6 +201,7 @@ class VerbsBtl final : public Btl {
     uint64_t sq_head = 0, sq_tail = 0;
     int unsignaled = 0;             ///< unsignaled entries since the last signaled one
     std::deque<RdmaOp*> rdma_wait;  ///< ops (or their tails) not yet on the send queue
+    std::string host;               ///< its node's host name (modex "mpr.node"), for messages
   };
 
   // verbs_btl.cc: setup() runs the steps of phase 1 in this order.
@@ -210,6 +219,9 @@ class VerbsBtl final : public Btl {
   int poll_recv_cq();
   void retire(int peer, uint32_t seq_low, ibv_wc_status status);
   void fail_peer(Peer& p, int peer, const std::string& why);
+  void lose_peer(Peer& p, int peer, ibv_wc_status status);
+  std::string peer_name(int peer) const;
+  void send_keepalives();
   Mr reg_internal(void* addr, size_t len, int access, const char* what);
 
   // connect.cc
@@ -263,6 +275,8 @@ class VerbsBtl final : public Btl {
   uint64_t job_tag_ = 0;
   bool finalized_ = false;
   bool in_progress_ = false;
+  uint32_t progress_calls_ = 0;    ///< progress() calls since the clock was last read
+  Clock::time_point next_keepalive_{};
 
   size_t max_inline_ = 0;
   size_t rdma_chunk_ = 0;
