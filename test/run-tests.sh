@@ -369,6 +369,7 @@ else
   if [ "$quick" = 1 ]; then
     skip "asan" "--quick"
     skip "rdma-vm" "--quick"
+    skip "rdma-vm-cluster" "--quick"
   else
     stage "ASan + UBSan build ($asan_dir)"
     asan_ok=1
@@ -412,6 +413,14 @@ else
       relay_counted rdma-vm 2400 "$vm" "$build_dir" -n "2 4"
     else
       skip rdma-vm "test/rdma-vm/run-verbs-suite.sh not present"
+    fi
+
+    stage "verbs between two soft-RoCE hosts (2 VMs, Slurm)"
+    vmc=$top/test/rdma-vm/run-verbs-cluster-suite.sh
+    if [ -x "$vmc" ]; then
+      relay_counted rdma-vm-cluster 1800 "$vmc" "$build_dir"
+    else
+      skip rdma-vm-cluster "test/rdma-vm/run-verbs-cluster-suite.sh not present"
     fi
   fi
 fi
