@@ -278,7 +278,17 @@ bool VerbsBtl::return_credits(int peer) {
   }
   const bool sig = want_signal(p);
   if (!sq_room(p, 1, sig)) return false;
-  CreditSlot v{p.freed, ~p.freed};
+  post_credit_write(peer, p.freed, sig);
+  p.reported = p.freed;
+  p.credit_write_pending = false;
+  ++stats_.credit_writes;
+  return true;
+}
+
+// RDMA WRITE of {count, ~count} into the peer's credit slot for us (the caller checked room).
+void VerbsBtl::post_credit_write(int peer, uint64_t count, bool signaled) {
+  Peer& p = peers_[static_cast<size_t>(peer)];
+  CreditSlot v{count, ~count};
   ibv_sge sge{reinterpret_cast<uintptr_t>(&v), sizeof v, 0};
   ibv_send_wr wr{};
   if (max_inline_ >= sizeof v) {
@@ -296,12 +306,8 @@ bool VerbsBtl::return_credits(int peer) {
   wr.wr.rdma.remote_addr = p.addr.credit_base + static_cast<uint64_t>(rank_) * sizeof(CreditSlot);
   wr.wr.rdma.rkey = p.addr.credit_rkey;
   SendSlot slot;
-  slot.signaled = sig;
+  slot.signaled = signaled;
   post_rc(peer, wr, slot);
-  p.reported = p.freed;
-  p.credit_write_pending = false;
-  ++stats_.credit_writes;
-  return true;
 }
 
 void VerbsBtl::flush_credit_returns() {

@@ -401,26 +401,8 @@ void VerbsBtl::send_keepalives() {
     Peer& p = peers_[static_cast<size_t>(peer)];
     if (peer == rank_ || p.state != ConnState::kUp || p.sq_head != p.sq_tail) continue;
     if (!sq_room(p, 1, true)) continue;
-    CreditSlot v{p.reported, ~p.reported};
-    ibv_sge sge{reinterpret_cast<uintptr_t>(&v), sizeof v, 0};
-    ibv_send_wr wr{};
-    if (max_inline_ >= sizeof v) {
-      wr.send_flags = IBV_SEND_INLINE;
-    } else {
-      res_->credit_out.mem[peer] = v;
-      sge.addr = reinterpret_cast<uintptr_t>(&res_->credit_out.mem[peer]);
-      sge.lkey = res_->credit_out.mr->lkey;
-    }
-    wr.sg_list = &sge;
-    wr.num_sge = 1;
-    wr.opcode = IBV_WR_RDMA_WRITE;
-    wr.wr.rdma.remote_addr =
-        p.addr.credit_base + static_cast<uint64_t>(rank_) * sizeof(CreditSlot);
-    wr.wr.rdma.rkey = p.addr.credit_rkey;
-    SendSlot slot;
-    slot.signaled = true;
     try {
-      post_rc(peer, wr, slot);
+      post_credit_write(peer, p.reported, true);
     } catch (const std::exception& e) {
       fail_peer(p, peer, e.what());
       continue;

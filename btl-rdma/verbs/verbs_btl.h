@@ -247,6 +247,7 @@ class VerbsBtl final : public Btl {
   void apply_credit_ack(Peer& p, uint32_t ack);
   void refresh_credits(Peer& p, int peer);
   bool return_credits(int peer);
+  void post_credit_write(int peer, uint64_t count, bool signaled);
   void flush_credit_returns();
   bool sq_room(const Peer& p, int n, bool signaled) const;
   bool want_signal(const Peer& p) const;
