@@ -133,15 +133,14 @@ ibv_ah_attr VerbsBtl::ah_attr_for(const VerbsAddr& a) const {
   ah.port_num = dev_.port;
   // IB: the subnet manager's SL for this port unless told otherwise; RoCE maps priority from
   // the traffic class (DSCP) instead, and the SL is 0.
-  ah.sl = static_cast<uint8_t>(cfg_.sl >= 0 ? cfg_.sl : dev_.roce ? 0 : dev_.port_attr.sm_sl);
+  ah.sl = static_cast<uint8_t>(service_level());
   // RoCE always routes by GID; IB needs the GRH only to leave the subnet.
   if (dev_.roce || a.subnet_prefix != dev_.gid.global.subnet_prefix) {
     ah.is_global = 1;
     std::memcpy(ah.grh.dgid.raw, a.gid, sizeof a.gid);
     ah.grh.sgid_index = static_cast<uint8_t>(dev_.gid_index);
     ah.grh.hop_limit = static_cast<uint8_t>(cfg_.hop_limit);
-    ah.grh.traffic_class =
-        static_cast<uint8_t>(cfg_.traffic_class >= 0 ? cfg_.traffic_class : dev_.traffic_class);
+    ah.grh.traffic_class = static_cast<uint8_t>(traffic_class());
   }
   return ah;
 }

@@ -391,7 +391,7 @@ int VerbsBtl::progress() {
 // noticing: the rank waiting for its message would wait forever. Its node's RDMA device acks
 // our packets whether or not the peer process is running MPI, so a probe fails only when the
 // process (whose QP the kernel destroyed) or its host is gone: after (retry_cnt + 1) ack
-// timeouts the probe completes with an error, and lose_peer() ends the job naming the peer.
+// timeouts the probe completes with an error, and retire() ends the job naming the peer.
 // The probe writes the credit count the peer already has into its slot for us: harmless.
 void VerbsBtl::send_keepalives() {
   const auto now = Clock::now();
@@ -462,9 +462,12 @@ void VerbsBtl::retire(int peer, uint32_t seq_low, ibv_wc_status status) {
   const uint64_t seq =
       p.sq_tail + static_cast<uint32_t>(seq_low - static_cast<uint32_t>(p.sq_tail));
   if (seq >= p.sq_head) return;  // already retired (a flush after an earlier error)
+  std::string lost;
   if (status != IBV_WC_SUCCESS) {
     ++stats_.wc_errors;
-    if (p.state != ConnState::kFailed && status != IBV_WC_WR_FLUSH_ERR) lose_peer(p, peer, status);
+    // Before the entries retire: fail_peer() marks where partly posted operations now end.
+    if (p.state != ConnState::kFailed && status != IBV_WC_WR_FLUSH_ERR)
+      lost = fail_connection(p, peer, status);
   }
   while (p.sq_tail <= seq) {
     SendSlot& s = p.ring[p.sq_tail % static_cast<uint64_t>(sq_depth_)];
@@ -477,6 +480,8 @@ void VerbsBtl::retire(int peer, uint32_t seq_low, ibv_wc_status status) {
     s = SendSlot{};
     ++p.sq_tail;
   }
+  // The operations retired here have their EIO; a lost peer now ends the job.
+  if (!lost.empty()) report_peer_lost(peer, lost);
 }
 
 std::string VerbsBtl::peer_name(int peer) const {
@@ -486,10 +491,10 @@ std::string VerbsBtl::peer_name(int peer) const {
 
 // A work request to the peer failed: the queue pair is dead, its operations complete with EIO.
 // If the wire itself failed (no acknowledgement however often we retransmitted), so, as far as
-// this job can tell, did the peer: the runtime's handler ends the job with the sentence built
-// here. Other errors (a bad rkey, a protection error) are the caller's, reported through the
-// operations' completions.
-void VerbsBtl::lose_peer(Peer& p, int peer, ibv_wc_status status) {
+// this job can tell, did the peer: the sentence returned is for report_peer_lost(), whose
+// handler ends the job. Other errors (a bad rkey, a protection error) are the caller's,
+// reported through the operations' completions; for them the result is empty.
+std::string VerbsBtl::fail_connection(Peer& p, int peer, ibv_wc_status status) {
   std::string why = std::string(ibv_wc_status_str(status));
   if (status == IBV_WC_RETRY_EXC_ERR) {
     const double timeout_ms = 4.096e-3 * static_cast<double>(1ull << cfg_.timeout);
@@ -503,12 +508,19 @@ void VerbsBtl::lose_peer(Peer& p, int peer, ibv_wc_status status) {
     why += " (the peer had no receive buffer posted; MPR_VERBS_RNR_RETRY)";
   }
   fail_peer(p, peer, why);
-  if (peer != rank_ && status == IBV_WC_RETRY_EXC_ERR) {
-    ibv_gid gid;
-    std::memcpy(gid.raw, p.addr.gid, sizeof gid.raw);
-    report_peer_lost(peer, "verbs: connection to " + peer_name(peer) + " (GID " +
-                               gid_to_string(gid) + ") lost: " + why);
-  }
+  if (peer == rank_ || status != IBV_WC_RETRY_EXC_ERR) return "";
+  ibv_gid gid;
+  std::memcpy(gid.raw, p.addr.gid, sizeof gid.raw);
+  return "verbs: connection to " + peer_name(peer) + " (GID " + gid_to_string(gid) +
+         ") lost: " + why;
+}
+
+int VerbsBtl::service_level() const {
+  return cfg_.sl >= 0 ? cfg_.sl : dev_.roce ? 0 : dev_.port_attr.sm_sl;
+}
+
+int VerbsBtl::traffic_class() const {
+  return cfg_.traffic_class >= 0 ? cfg_.traffic_class : dev_.traffic_class;
 }
 
 void VerbsBtl::fail_peer(Peer& p, int peer, const std::string& why) {
@@ -572,8 +584,7 @@ std::string VerbsBtl::describe() const {
     << format_bytes(caps_.max_am_size) << ", " << cfg_.credits << " credits/peer, RDMA chunk "
     << format_bytes(rdma_chunk_) << ", " << atomics_why_ << ", rcache " << validation_ << ", "
     << g_fork_note << "; QP timeout " << cfg_.timeout << " x" << cfg_.retry_cnt + 1
-    << ", SL " << (cfg_.sl >= 0 ? cfg_.sl : dev_.roce ? 0 : dev_.port_attr.sm_sl)
-    << ", traffic class " << (cfg_.traffic_class >= 0 ? cfg_.traffic_class : dev_.traffic_class)
+    << ", SL " << service_level() << ", traffic class " << traffic_class()
     << ", keepalive " << (cfg_.keepalive_ms ? std::to_string(cfg_.keepalive_ms) + " ms" : "off");
   return o.str();
 }

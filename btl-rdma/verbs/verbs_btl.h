@@ -219,7 +219,9 @@ class VerbsBtl final : public Btl {
   int poll_recv_cq();
   void retire(int peer, uint32_t seq_low, ibv_wc_status status);
   void fail_peer(Peer& p, int peer, const std::string& why);
-  void lose_peer(Peer& p, int peer, ibv_wc_status status);
+  std::string fail_connection(Peer& p, int peer, ibv_wc_status status);
+  int service_level() const;  ///< SL of every QP: MPR_VERBS_SL, else the port's SM SL (IB), 0
+  int traffic_class() const;  ///< GRH traffic class: MPR_VERBS_TRAFFIC_CLASS, else the port's
   std::string peer_name(int peer) const;
   void send_keepalives();
   Mr reg_internal(void* addr, size_t len, int access, const char* what);
