@@ -116,6 +116,15 @@ class Btl {
     return "";
   }
 
+  /// Starts the connection to `peer` where this backend makes them on first use, and says
+  /// whether it is up (or has failed: then the operations say so). Making a connection needs
+  /// the peer's CPU; one-sided operations must not, so window creation, a collective call,
+  /// calls this for every target until it returns true, driving progress() in between.
+  virtual bool connect(int peer) {
+    (void)peer;
+    return true;
+  }
+
   /// Register the handler for am_id (0..kMaxAmIds-1). Must be called before the first progress().
   void set_handler(int am_id, AmHandler fn, void* ctx) { handlers_[am_id] = {fn, ctx}; }
 

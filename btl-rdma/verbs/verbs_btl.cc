@@ -352,6 +352,13 @@ bool VerbsBtl::connected(int peer) const {
   return reachable(peer) && peers_[static_cast<size_t>(peer)].state == ConnState::kUp;
 }
 
+bool VerbsBtl::connect(int peer) {
+  if (finalized_ || peer < 0 || peer >= size_ || (peer != rank_ && !reachable(peer))) return true;
+  Peer& p = peers_[static_cast<size_t>(peer)];
+  if (p.state == ConnState::kNone) start_connect(peer);
+  return p.state == ConnState::kUp || p.state == ConnState::kFailed;
+}
+
 VerbsBtl::Peer& VerbsBtl::peer_at(int peer, const char* call) {
   if (finalized_)
     throw std::logic_error("rank " + std::to_string(rank_) + ": verbs " + call + " after finalize");

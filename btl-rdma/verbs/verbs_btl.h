@@ -137,6 +137,7 @@ class VerbsBtl final : public Btl {
   /// Credits this rank may still spend on `peer` right now.
   int send_credits(int peer) const;
   bool connected(int peer) const;
+  bool connect(int peer) override;
   /// Receive buffers currently posted to the SRQ.
   int posted_recvs() const { return posted_recvs_; }
 

@@ -301,6 +301,23 @@ int create(const char* fn, Comm* user_comm, int flavor, void* base, MPI_Aint siz
   }
   w->uses_am = w->ctrl_path == CtrlPath::kAm;
   for (const Target& t : w->targets) w->uses_am |= !t.direct && !t.btl;
+
+  // Passive target must progress without the target's CPU, but a backend that connects on first
+  // use (verbs) needs it to answer: connect to every target now, while every member of the
+  // window is inside this call. (Ranks on one node talk through shm and may never have used
+  // verbs with each other, yet a window spanning nodes does its control atomics through it.)
+  {
+    Poller p;
+    for (;;) {
+      bool up = true;
+      for (const Target& t : w->targets) {
+        if (t.btl) up &= t.btl->connect(t.job_rank);
+        if (w->atomic_btl) up &= w->atomic_btl->connect(t.job_rank);
+      }
+      if (up) break;
+      p.poll();
+    }
+  }
   *out = w;
   return MPI_SUCCESS;
 }
