@@ -406,7 +406,7 @@ void VerbsBtl::send_keepalives() {
   next_keepalive_ = now + std::chrono::milliseconds(cfg_.keepalive_ms);
   for (int peer = 0; peer < size_; ++peer) {
     Peer& p = peers_[static_cast<size_t>(peer)];
-    if (peer == rank_ || p.state != ConnState::kUp || p.sq_head != p.sq_tail) continue;
+    if (peer == rank_ || p.state != ConnState::kUp || signaled_in_flight(p)) continue;
     if (!sq_room(p, 1, true)) continue;
     try {
       post_credit_write(peer, p.reported, true);
@@ -416,6 +416,15 @@ void VerbsBtl::send_keepalives() {
     }
     ++stats_.keepalives;
   }
+}
+
+// A signaled entry still on the peer's send queue will complete, with an error if the peer is
+// gone: no probe needed. Unsignaled entries (inline sends, credit writes) stay on the ring until
+// a later signaled one retires them, so an idle connection's ring is rarely empty.
+bool VerbsBtl::signaled_in_flight(const Peer& p) const {
+  for (uint64_t s = p.sq_tail; s < p.sq_head; ++s)
+    if (p.ring[s % static_cast<uint64_t>(sq_depth_)].signaled) return true;
+  return false;
 }
 
 int VerbsBtl::poll_send_cq() {

@@ -225,6 +225,7 @@ class VerbsBtl final : public Btl {
   int traffic_class() const;  ///< GRH traffic class: MPR_VERBS_TRAFFIC_CLASS, else the port's
   std::string peer_name(int peer) const;
   void send_keepalives();
+  bool signaled_in_flight(const Peer& p) const;
   Mr reg_internal(void* addr, size_t len, int access, const char* what);
 
   // connect.cc
