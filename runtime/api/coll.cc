@@ -36,7 +36,7 @@ int check_op_for(const char* fn, Comm* comm, const Op* op, const Datatype* dt) {
     return raise_error(comm, MPI_ERR_OP, fn, "%s is only valid in one-sided accumulates", op->name);
   if (!op_valid_for(op, dt))
     return raise_error(comm, MPI_ERR_OP, fn, "%s is not defined for datatype %s", op->name,
-                       dt->name);
+                       dt->label().c_str());
   return MPI_SUCCESS;
 }
 

@@ -74,7 +74,7 @@ extern "C" int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm h, in
   if (bytes > static_cast<size_t>(INT_MAX))
     return raise_error(comm, MPI_ERR_COUNT, fn,
                        "%d elements of %s pack to %zu bytes, more than an int can hold", incount,
-                       dt->name, bytes);
+                       dt->label().c_str(), bytes);
   *size = static_cast<int>(bytes);
   return MPI_SUCCESS;
 }

@@ -28,7 +28,7 @@ int check_wtype(const char* fn, Win* w, MPI_Datatype h, const Datatype** out) {
   if (!t)
     return rma::win_error(w, MPI_ERR_TYPE, fn, "invalid datatype handle %p", static_cast<void*>(h));
   if (!t->committed)
-    return rma::win_error(w, MPI_ERR_TYPE, fn, "datatype %s is not committed", t->name);
+    return rma::win_error(w, MPI_ERR_TYPE, fn, "datatype %s is not committed", t->label().c_str());
   *out = t;
   return MPI_SUCCESS;
 }

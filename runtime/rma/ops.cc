@@ -81,7 +81,7 @@ int locate(const char* fn, Win* w, int target, MPI_Aint disp, const Buf& tgt, ui
                        "window %s: address %p (+%zu bytes of %d x %s) is not inside a region "
                        "rank %d attached",
                        w->label().c_str(), reinterpret_cast<void*>(a + uint64_t(lo)), bytes,
-                       tgt.count, tgt.type->name, target);
+                       tgt.count, tgt.type->label().c_str(), target);
     *out = a;
     return MPI_SUCCESS;
   }
@@ -90,7 +90,7 @@ int locate(const char* fn, Win* w, int target, MPI_Aint disp, const Buf& tgt, ui
     return win_error(w, MPI_ERR_RMA_RANGE, fn,
                      "window %s: target_disp %zd (disp_unit %d) with %d x %s reaches bytes "
                      "%lld..%lld of rank %d's window, which has %llu bytes",
-                     w->label().c_str(), size_t(disp), t.info.disp_unit, tgt.count, tgt.type->name,
+                     w->label().c_str(), size_t(disp), t.info.disp_unit, tgt.count, tgt.type->label().c_str(),
                      static_cast<long long>(start), static_cast<long long>(start + bytes), target,
                      static_cast<unsigned long long>(t.info.size));
   *out = uint64_t(disp) * uint64_t(t.info.disp_unit);
@@ -104,8 +104,8 @@ int check_match(const char* fn, Win* w, const Buf& origin, const Buf& tgt) {
   return win_error(w, MPI_ERR_TYPE, fn,
                    "window %s: origin %d x %s (%zu bytes) does not match target %d x %s (%zu "
                    "bytes)",
-                   w->label().c_str(), origin.count, origin.type->name, ob, tgt.count,
-                   tgt.type->name, tb);
+                   w->label().c_str(), origin.count, origin.type->label().c_str(), ob, tgt.count,
+                   tgt.type->label().c_str(), tb);
 }
 
 /// The origin data as contiguous bytes: the user's buffer if it is dense, else a packed copy
@@ -245,7 +245,7 @@ int accumulate(const char* fn, Win* w, Buf origin, Buf result, int target, MPI_A
     return win_error(w, MPI_ERR_TYPE, fn,
                      "window %s: accumulate needs origin and target types built from one "
                      "predefined type (origin %s, target %s)",
-                     w->label().c_str(), origin.type->name, tgt.type->name);
+                     w->label().c_str(), origin.type->label().c_str(), tgt.type->label().c_str());
   if (!no_op && !replace && !op_kernel(op->id, basic))
     return win_error(w, MPI_ERR_OP, fn, "window %s: %s is not defined on %s", w->label().c_str(),
                      op->name, predefined_datatype(basic)->name);
@@ -254,7 +254,7 @@ int accumulate(const char* fn, Win* w, Buf origin, Buf result, int target, MPI_A
   if (result.addr && size_t(result.count) * result.type->size != bytes)
     return win_error(
         w, MPI_ERR_TYPE, fn, "window %s: result buffer %d x %s does not match target %d x %s",
-        w->label().c_str(), result.count, result.type->name, tgt.count, tgt.type->name);
+        w->label().c_str(), result.count, result.type->label().c_str(), tgt.count, tgt.type->label().c_str());
   if (bytes == 0) return MPI_SUCCESS;
   uint64_t at;
   MPR_RMA_TRY(locate(fn, w, target, disp, tgt, &at));
@@ -338,7 +338,7 @@ int compare_and_swap(const char* fn, Win* w, const void* origin, const void* com
     return win_error(w, MPI_ERR_TYPE, fn,
                      "window %s: MPI_Compare_and_swap needs a predefined integer, logical or "
                      "byte type, not %s",
-                     w->label().c_str(), type->name);
+                     w->label().c_str(), type->label().c_str());
   uint64_t at;
   MPR_RMA_TRY(locate(fn, w, target, disp, Buf{nullptr, 1, type}, &at));
   char cur[16];
