@@ -1,10 +1,18 @@
 #include "launcher/cleanup.h"
 
+#include <fcntl.h>
 #include <ftw.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <thread>
 #include <system_error>
 #include <vector>
 
@@ -33,6 +41,106 @@ void remove_tree(const std::string& path) {
 }
 
 int remove_job_shm(std::string_view nspace) { return common::remove_job_shm_objects(nspace); }
+
+namespace {
+
+bool is_zombie(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text;
+  std::getline(stat, text);
+  size_t paren = text.rfind(')');
+  return paren != std::string::npos && paren + 2 < text.size() && text[paren + 2] == 'Z';
+}
+
+[[noreturn]] void reaper_main(int in, const std::string& nspace) {
+  // Out of mprun's session: a terminal's Ctrl-C or a kill of mprun's process group must not
+  // take the cleanup with it; no inherited stdio, so `out=$(mprun ...)` ends with mprun.
+  ::setsid();
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU})
+    ::signal(sig, SIG_IGN);
+  int null = ::open("/dev/null", O_RDWR);
+  for (int fd = 0; fd <= 2; ++fd) ::dup2(null, fd);
+  for (int fd = 3; fd < 1024; ++fd)
+    if (fd != in) ::close(fd);
+  std::string text;
+  char buf[4096];
+  for (;;) {
+    ssize_t n = ::read(in, buf, sizeof buf);
+    if (n > 0) {
+      text.append(buf, static_cast<size_t>(n));
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    break;
+  }
+  std::istringstream lines(text);
+  std::string line, tmpdir;
+  std::vector<pid_t> groups;
+  bool done = false;
+  while (std::getline(lines, line)) {
+    if (line == "done") done = true;
+    else if (line.rfind("tmpdir ", 0) == 0) tmpdir = line.substr(7);
+    else if (line.rfind("rank ", 0) == 0) groups.push_back(std::atoi(line.c_str() + 5));
+  }
+  if (done) ::_exit(0);
+  for (pid_t g : groups)
+    if (g > 1) ::kill(-g, SIGKILL);
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+  for (;;) {
+    bool alive = false;
+    // SIGKILL is pending in every member now, so none runs user code again; a leader that
+    // is a zombie (its new parent has not reaped it yet) counts as gone.
+    for (pid_t g : groups)
+      if (g > 1 && (::kill(-g, 0) == 0 || errno == EPERM) && !is_zombie(g)) alive = true;
+    if (!alive || std::chrono::steady_clock::now() >= until) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  remove_job_shm(nspace);
+  if (!tmpdir.empty()) remove_tree(tmpdir);
+  ::_exit(0);
+}
+
+}  // namespace
+
+JobReaper::JobReaper(const std::string& nspace) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return;
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::close(fds[1]);
+    reaper_main(fds[0], nspace);
+  }
+  ::close(fds[0]);
+  if (pid < 0) {
+    ::close(fds[1]);
+    return;
+  }
+  fd_ = fds[1];
+}
+
+JobReaper::~JobReaper() {
+  if (fd_ < 0) return;
+  send("done");
+  ::close(fd_);
+}
+
+void JobReaper::tmpdir(const std::string& path) { send("tmpdir " + path); }
+
+void JobReaper::rank_started(int pid) { send("rank " + std::to_string(pid)); }
+
+void JobReaper::send(const std::string& line) {
+  if (fd_ < 0) return;
+  std::string text = line + "\n";
+  const char* p = text.data();
+  size_t left = text.size();
+  while (left > 0) {
+    ssize_t n = ::write(fd_, p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    p += n;
+    left -= static_cast<size_t>(n);
+  }
+}
 
 Watchdog::Watchdog(std::chrono::milliseconds limit, std::function<void()> on_expire) {
   thread_ = std::thread([this, limit, fn = std::move(on_expire)] {

@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
+#include <ctime>
 #include <system_error>
 
 namespace mpr::launch {
@@ -18,14 +20,33 @@ bool is_foreground() { return ::tcgetpgrp(STDIN_FILENO) == ::getpgrp(); }
 
 }  // namespace
 
-OutputForwarder::OutputForwarder(bool tag_output, int nranks)
-    : tag_output_(tag_output), passthrough_(!tag_output && nranks == 1) {}
+OutputForwarder::OutputForwarder(bool tag_output, bool timestamps, int nranks)
+    : tag_output_(tag_output),
+      timestamps_(timestamps),
+      passthrough_(!tag_output && !timestamps && nranks == 1) {}
 
 void OutputForwarder::add_rank(int rank, UniqueFd out, UniqueFd err) {
   set_nonblocking(out.get());
-  set_nonblocking(err.get());
   streams_.push_back(Stream{rank, STDOUT_FILENO, std::move(out), {}});
+  if (!err.valid()) return;
+  set_nonblocking(err.get());
   streams_.push_back(Stream{rank, STDERR_FILENO, std::move(err), {}});
+}
+
+std::string OutputForwarder::prefix(int rank) const {
+  std::string out;
+  if (timestamps_) {
+    timespec now;
+    ::clock_gettime(CLOCK_REALTIME, &now);
+    tm local;
+    ::localtime_r(&now.tv_sec, &local);
+    char text[40];
+    size_t n = std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &local);
+    std::snprintf(text + n, sizeof text - n, ".%03ld ", now.tv_nsec / 1000000);
+    out = text;
+  }
+  if (tag_output_) out += "[" + std::to_string(rank) + "] ";
+  return out;
 }
 
 void OutputForwarder::collect(std::vector<pollfd>* fds) {
@@ -71,14 +92,14 @@ void OutputForwarder::emit_lines(Stream* s, bool at_eof) {
   // grows past kMaxLine.
   bool flush_tail = complete < p.size() && (at_eof || p.size() - complete >= kMaxLine);
   if (complete == 0 && !flush_tail) return;
-  if (!tag_output_) {
+  if (!tag_output_ && !timestamps_) {
     if (flush_tail) p += '\n';
     size_t n = flush_tail ? p.size() : complete;
     write_sink(s->sink, p.substr(0, n));
     p.erase(0, n);
     return;
   }
-  std::string prefix = "[" + std::to_string(s->rank) + "] ";
+  const std::string prefix = this->prefix(s->rank);
   out_buf_.clear();
   size_t pos = 0;
   while (pos < complete) {

@@ -17,11 +17,13 @@ namespace mpr::launch {
 /// loop through collect() and service().
 class OutputForwarder {
  public:
-  /// tag_output: prefix each line with "[rank] ". nranks == 1 without tags passes bytes
-  /// through unbuffered (prompts without a newline show up at once).
-  OutputForwarder(bool tag_output, int nranks);
+  /// tag_output: prefix each line with "[rank] "; timestamps: with the local time it was read
+  /// ("2026-12-02T16:26:20.123 "). nranks == 1 without either passes bytes through unbuffered
+  /// (prompts without a newline show up at once).
+  OutputForwarder(bool tag_output, bool timestamps, int nranks);
 
-  /// Takes the read ends of a rank's stdout and stderr pipes.
+  /// Takes the read ends of a rank's stdout and stderr pipes (err may be invalid: stderr
+  /// merged into stdout).
   void add_rank(int rank, UniqueFd out, UniqueFd err);
 
   /// Appends one pollfd per open stream to `fds` and remembers where they start.
@@ -46,7 +48,10 @@ class OutputForwarder {
   void emit_lines(Stream* s, bool at_eof);
   void write_sink(int sink, const std::string& text);
 
+  std::string prefix(int rank) const;
+
   bool tag_output_;
+  bool timestamps_;
   bool passthrough_;
   bool sink_broken_[3] = {false, false, false};
   std::vector<Stream> streams_;

@@ -54,13 +54,15 @@ void block_job_signals() {
   ::pthread_sigmask(SIG_BLOCK, &set, nullptr);
 }
 
-Job::Job(const Options& opts, PmixServer* server, const Placement& placement, PhaseLog* phases)
+Job::Job(const Options& opts, PmixServer* server, const Placement& placement, PhaseLog* phases,
+         JobReaper* reaper)
     : opts_(opts),
       server_(server),
       placement_(placement),
       phases_(phases),
+      reaper_(reaper),
       ranks_(std::make_unique<Rank[]>(static_cast<size_t>(opts.nprocs))),
-      output_(opts.tag_output, opts.nprocs),
+      output_(opts.tag_output, opts.timestamp_output, opts.nprocs),
       input_(opts.stdin_mode, opts.stdin_rank, opts.nprocs),
       startup_limit_(static_cast<int64_t>(opts.startup_timeout_s * 1000)) {
   sigset_t set = job_signal_set();
@@ -86,21 +88,26 @@ void Job::start_ranks() {
                                        std::chrono::duration<double>(opts_.timeout_s));
   for (int r = 0; r < opts_.nprocs; ++r) {
     try {
+      const AppContext& app = opts_.app_of(r);
       EnvBlock env;
-      build_rank_environment(opts_, &env);
+      build_rank_environment(opts_, app, r, &env);
       server_->prepare_client(r, &env);
       RankLaunch how;
       how.rank = r;
+      how.app = &app;
       how.env = env.data();
+      how.merge_stderr = opts_.merge_stderr;
       how.stdin_fd = input_.stdin_for(r);
       const RankPlacement& where = placement_.ranks[static_cast<size_t>(r)];
       if (where.bound) how.affinity = where.cpus.affinity_words();
-      UniqueFd output_file;
+      RankOutput files;
       if (!opts_.output_dir.empty()) {
-        output_file = open_rank_output(opts_.output_dir, r);
-        how.output_fd = output_file.get();
+        files = open_rank_output(opts_.output_dir, r, opts_.nprocs, opts_.merge_stderr);
+        how.output_fd = files.out.get();
+        how.err_file = files.err.get();
       }
-      RankProcess p = spawn_rank(opts_, how);
+      RankProcess p = spawn_rank(how);
+      if (reaper_) reaper_->rank_started(p.pid);
       input_.rank_started(r);
       ranks_[r].pid = p.pid;
       ranks_[r].running = true;

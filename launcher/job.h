@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "launcher/cleanup.h"
 #include "launcher/fd.h"
 #include "launcher/iof.h"
 #include "launcher/oom.h"
@@ -30,7 +31,9 @@ class Job final : public ServerListener {
  public:
   /// `server` must have the job registered; it outlives the Job, which is its listener while
   /// it exists. `placement` has one entry per rank; `phases` logs --debug-startup lines.
-  Job(const Options& opts, PmixServer* server, const Placement& placement, PhaseLog* phases);
+  /// `reaper` (may be null) learns every rank's pid as it starts.
+  Job(const Options& opts, PmixServer* server, const Placement& placement, PhaseLog* phases,
+      JobReaper* reaper = nullptr);
   ~Job() override;
 
   /// Starts every rank and runs until all of them have exited and their output is drained;
@@ -42,6 +45,7 @@ class Job final : public ServerListener {
   void client_aborted(int rank, int status, const std::string& message) override;
   void client_lost(int rank) override;
   void client_at_startup_fence(int rank) override;
+  std::vector<int> gone_ranks() const override;
 
   /// After run(): every rank that connected to PMIx also finalized, so the server library has
   /// no unfinished fence of dead clients.
@@ -111,6 +115,7 @@ class Job final : public ServerListener {
   PmixServer* server_;
   const Placement& placement_;
   PhaseLog* phases_;
+  JobReaper* reaper_;
   std::unique_ptr<Rank[]> ranks_;
   int live_ = 0;
   UniqueFd signal_fd_;

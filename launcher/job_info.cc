@@ -78,7 +78,8 @@ void add_rank_data(InfoList* job, const JobLayout& layout, int rank) {
   pmix_rank_t r = static_cast<pmix_rank_t>(rank);
   // All ranks are on this node, so local, node and global ranks coincide.
   uint16_t local = static_cast<uint16_t>(rank);
-  uint32_t nodeid = 0, appnum = 0;
+  uint32_t nodeid = 0;
+  uint32_t appnum = layout.appnum.empty() ? 0 : layout.appnum[static_cast<size_t>(rank)];
   InfoList proc;
   proc.add(PMIX_RANK, &r, PMIX_PROC_RANK);  // must be first: libpmix keys the array by it
   proc.add(PMIX_LOCAL_RANK, &local, PMIX_UINT16);
@@ -108,6 +109,7 @@ void add_rank_data(InfoList* job, const JobLayout& layout, int rank) {
 void build_job_info(const JobLayout& layout, InfoArray* out) {
   uint32_t n = static_cast<uint32_t>(layout.nprocs);
   uint32_t one = 1, slots = static_cast<uint32_t>(layout.slots);
+  uint32_t napps = layout.appnum.empty() ? 1 : layout.appnum.back() + 1;
   pmix_rank_t leader = 0;
   bool no = false, yes = true;
   bool oversubscribed =
@@ -121,7 +123,7 @@ void build_job_info(const JobLayout& layout, InfoArray* out) {
   job.add(PMIX_UNIV_SIZE, &n, PMIX_UINT32);
   job.add(PMIX_MAX_PROCS, &n, PMIX_UINT32);
   job.add(PMIX_SPAWNED, &no, PMIX_BOOL);
-  job.add(PMIX_JOB_NUM_APPS, &one, PMIX_UINT32);
+  job.add(PMIX_JOB_NUM_APPS, &napps, PMIX_UINT32);
   job.add(PMIX_NUM_NODES, &one, PMIX_UINT32);
   job.add(PMIX_LOCAL_SIZE, &n, PMIX_UINT32);
   job.add(PMIX_NODE_SIZE, &n, PMIX_UINT32);

@@ -7,6 +7,8 @@
 
 #include "launcher/job.h"
 
+#include <sys/wait.h>
+
 namespace mpr::launch {
 
 namespace {
@@ -56,6 +58,22 @@ void Job::client_lost(int rank) {
   ranks_[rank].lost_order.compare_exchange_strong(expected, ++lost_count_);
 }
 
+std::vector<int> Job::gone_ranks() const {
+  std::vector<int> gone;
+  for (int r = 0; r < opts_.nprocs; ++r) {
+    const pid_t pid = ranks_[r].pid.load();
+    bool ended = false;
+    if (pid > 0) {
+      siginfo_t si{};
+      ended = ::waitid(P_PID, static_cast<id_t>(pid), &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+              si.si_pid == pid;
+    }
+    if (ended || (ranks_[r].lost_order.load() != 0 && !ranks_[r].finalized.load()))
+      gone.push_back(r);
+  }
+  return gone;
+}
+
 void Job::client_aborted(int rank, int status, const std::string& message) {
   std::string cause = "called MPI_Abort with error code " + std::to_string(status);
   if (!message.empty()) cause += ": " + message;
@@ -90,7 +108,8 @@ void Job::check_deadlines() {
       if (ranks_[r].finalized) finalizing.push_back(r);
     }
     std::string cause = "job timed out after " + seconds_text(opts_.timeout_s) +
-                        " (--timeout): " + ranks_phrase(unfinished) + " of " +
+                        (opts_.timeout_from_env ? " (MPIEXEC_TIMEOUT): " : " (--timeout): ") +
+                        ranks_phrase(unfinished) + " of " +
                         std::to_string(opts_.nprocs) + " had not finished";
     if (unfinished.size() == 1)
       cause += " (pid " + std::to_string(ranks_[unfinished[0]].pid.load()) + ")";

@@ -80,12 +80,18 @@ int run(const Options& opts, const Topology& topo, const Placement& placement, P
   // Deliver "client lost" events at once instead of holding them for the default 1 s caching
   // window: mprun uses their order to tell which rank failed first.
   ::setenv("PMIX_MCA_pmix_event_caching_window", "0", 0);
+  // Every fence through our on_fence, which fails it when a rank is gone (pmix_server.cc).
+  ::setenv("PMIX_MCA_pmix_server_fence_localonly_opt", "0", 1);
   block_job_signals();
 
   const std::string nspace = "mprun." + std::to_string(::getpid());
+  // Before the tmpdir, the server's threads and the ranks exist: whenever mprun is killed
+  // from here on, nothing of the job stays behind.
+  JobReaper reaper(nspace);
   std::string tmpdir;
   try {
     tmpdir = make_private_tmpdir();
+    reaper.tmpdir(tmpdir);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "mprun: cannot create the PMIx directory: %s\n", e.what());
     return 1;
@@ -110,7 +116,10 @@ int run(const Options& opts, const Topology& topo, const Placement& placement, P
     PmixServer server(tmpdir, topo.get(), limit.count() > 0 ? limit : kWeek);
     if (init_watchdog) init_watchdog->cancel();
     phases.mark("PMIx server up (tmpdir %s)", tmpdir.c_str());
-    JobLayout layout{nspace, opts.nprocs, "localhost", topo.pus(), &placement};
+    JobLayout layout{nspace, opts.nprocs, "localhost", topo.pus(), &placement, {}};
+    for (size_t a = 0; a < opts.apps.size(); ++a)
+      layout.appnum.insert(layout.appnum.end(), static_cast<size_t>(opts.apps[a].nprocs),
+                           static_cast<uint32_t>(a));
     char host[256] = {};
     if (::gethostname(host, sizeof host - 1) == 0 && host[0]) layout.hostname = host;
     server.register_job(layout);
@@ -122,6 +131,22 @@ int run(const Options& opts, const Topology& topo, const Placement& placement, P
                    nspace.c_str(), opts.nprocs, opts.nprocs == 1 ? "" : "s",
                    opts.program_path.c_str(), layout.hostname.c_str(), topo.cores(), topo.pus(),
                    placement.oversubscribed ? ", oversubscribed" : "");
+    if (opts.display_map) {
+      std::string lines = "mprun: job map of " + nspace + ": " + std::to_string(opts.nprocs) +
+                          (opts.nprocs == 1 ? " rank" : " ranks") + " on " + layout.hostname +
+                          " (" + std::to_string(topo.cores()) + " cores, " +
+                          std::to_string(topo.pus()) + " PUs usable)\n";
+      for (int r = 0; r < opts.nprocs; ++r) {
+        const AppContext& app = opts.app_of(r);
+        lines += "  " + binding_report(r, placement.ranks[static_cast<size_t>(r)]) + ": " +
+                 (opts.apps.size() > 1
+                      ? "program " + std::to_string(&app - opts.apps.data()) + " "
+                      : std::string()) +
+                 app.program_path + "\n";
+      }
+      std::fputs(lines.c_str(), stderr);
+      std::fflush(stderr);
+    }
     if (opts.report_bindings) {
       std::string lines;
       for (int r = 0; r < opts.nprocs; ++r)
@@ -131,7 +156,7 @@ int run(const Options& opts, const Topology& topo, const Placement& placement, P
     }
     bool pmix_clean = true;
     {
-      Job job(opts, &server, placement, &phases);
+      Job job(opts, &server, placement, &phases, &reaper);
       code = job.run();
       pmix_clean = job.pmix_clean();
     }
@@ -184,9 +209,14 @@ int main(int argc, char** argv) {
     case Action::kParams:
       print_params(stdout);
       return 0;
+    case Action::kInfo:
+      print_info(stdout);
+      return 0;
     case Action::kRun:
       break;
   }
+  if (!opts.quiet)
+    for (const std::string& w : opts.warnings) std::fprintf(stderr, "mprun: warning: %s\n", w.c_str());
   if (opts.verbose) ::setenv("MPR_VERBOSE", "1", 1);
   if (opts.debug_startup) ::setenv("MPR_DEBUG_STARTUP", "1", 1);
   phases.enable(opts.debug_startup);
@@ -207,6 +237,14 @@ int main(int argc, char** argv) {
   }
   Placement placement;
   try {
+    if (!opts.cpu_set.empty()) topo->restrict_to(opts.cpu_set);
+    if (opts.ppr > 0 && !opts.nprocs_given) {
+      // ppr:N:OBJ without -n: N ranks on every usable object.
+      opts.nprocs = opts.apps[0].nprocs = ppr_slots(*topo, opts);
+      if (opts.stdin_mode == StdinMode::kRank && opts.stdin_rank >= opts.nprocs)
+        throw UsageError("--stdin " + std::to_string(opts.stdin_rank) + " names no rank (the job has " +
+                         std::to_string(opts.nprocs) + " ranks)");
+    }
     placement = place_ranks(*topo, opts);
     if (!opts.output_dir.empty()) make_output_dir(opts.output_dir);
   } catch (const UsageError& e) {

@@ -37,6 +37,53 @@ hwloc_obj_type_t group_type(MapBy m) {
   return m == MapBy::kNuma ? HWLOC_OBJ_NUMANODE : HWLOC_OBJ_PACKAGE;
 }
 
+/// What one CPU of the mapping is: a core, or a hardware thread with --use-hwthread-cpus,
+/// --map-by hwthread or --bind-to hwthread with PE > 1.
+hwloc_obj_type_t unit_type(const Topology& topo, const Options& opts) {
+  if (opts.use_hwthreads || opts.map_by == MapBy::kHwthread) return HWLOC_OBJ_PU;
+  return core_type(topo.get());
+}
+
+/// Parses "2", "0-1", "0,2" (unit indexes) or "S:A[-B]" (units of package S) from a rankfile.
+std::vector<int> rankfile_units(const Topology& topo, const std::vector<Obj>& units,
+                                const std::string& spec, const std::string& file, int rank) {
+  auto fail = [&](const std::string& why) {
+    return UsageError("rankfile " + file + ": rank " + std::to_string(rank) + " slot=" + spec +
+                      ": " + why);
+  };
+  std::string list = spec;
+  int package = -1;
+  if (size_t colon = spec.find(':'); colon != std::string::npos) {
+    package = std::atoi(spec.substr(0, colon).c_str());
+    list = spec.substr(colon + 1);
+  }
+  std::vector<int> candidates;  // positions into units
+  if (package < 0) {
+    for (size_t u = 0; u < units.size(); ++u) candidates.push_back(static_cast<int>(u));
+  } else {
+    std::vector<Obj> packs = usable_objects(topo, HWLOC_OBJ_PACKAGE);
+    if (package >= static_cast<int>(packs.size()))
+      throw fail("this node has " + std::to_string(packs.size()) + " usable package(s)");
+    for (size_t u = 0; u < units.size(); ++u)
+      if (hwloc_bitmap_intersects(units[u].cpus.get(), packs[static_cast<size_t>(package)].cpus.get()))
+        candidates.push_back(static_cast<int>(u));
+  }
+  CpuSet want;
+  if (list.empty() || hwloc_bitmap_list_sscanf(want.get(), list.c_str()) != 0 || want.empty())
+    throw fail("cannot parse the core list");
+  std::vector<int> out;
+  unsigned id;
+  bool bad = false;
+  hwloc_bitmap_foreach_begin(id, want.get()) {
+    if (id >= candidates.size()) bad = true;
+    else out.push_back(candidates[id]);
+  }
+  hwloc_bitmap_foreach_end();
+  if (bad)
+    throw fail("names a core beyond the " + std::to_string(candidates.size()) + " usable here");
+  return out;
+}
+
 const char* type_word(hwloc_obj_type_t t) {
   switch (t) {
     case HWLOC_OBJ_NUMANODE:
@@ -80,6 +127,80 @@ std::vector<std::vector<int>> mapping_groups(const Topology& topo, MapBy map_by,
     if (!taken[c]) rest.push_back(static_cast<int>(c));
   if (!rest.empty()) groups.push_back(rest);
   return groups;
+}
+
+/// Binds one rank to the mapping units at positions `picked` (into `units`) as `binding` says.
+void bind_rank(const Topology& topo, BindTo binding, hwloc_obj_type_t utype,
+               const std::vector<Obj>& units, const std::vector<int>& picked,
+               const std::vector<Obj>& bind_objs, RankPlacement* rank) {
+  std::vector<int> mine;
+  CpuSet core_set;
+  for (int p : picked) {
+    const Obj& c = units[static_cast<size_t>(p)];
+    mine.push_back(c.index);
+    hwloc_bitmap_or(core_set.get(), core_set.get(), c.cpus.get());
+  }
+  switch (binding) {
+    case BindTo::kCore:
+      rank->cpus = core_set;
+      rank->bound = true;
+      rank->where = where(type_word(utype), mine);
+      break;
+    case BindTo::kHwthread: {
+      // The first hardware thread of each unit (a unit already is one with hwthread mapping).
+      std::vector<int> pus;
+      for (int p : picked) {
+        const Obj& c = units[static_cast<size_t>(p)];
+        int first = hwloc_bitmap_first(c.cpus.get());
+        hwloc_bitmap_set(rank->cpus.get(), static_cast<unsigned>(first));
+        hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(topo.get(), static_cast<unsigned>(first));
+        pus.push_back(pu ? static_cast<int>(pu->logical_index) : first);
+      }
+      rank->bound = true;
+      rank->where = where("PU", pus);
+      break;
+    }
+    case BindTo::kNuma:
+    case BindTo::kPackage: {
+      std::vector<int> hit;
+      for (const Obj& o : bind_objs) {
+        if (!hwloc_bitmap_intersects(o.cpus.get(), core_set.get())) continue;
+        hwloc_bitmap_or(rank->cpus.get(), rank->cpus.get(), o.cpus.get());
+        hit.push_back(o.index);
+      }
+      if (hit.empty()) {
+        rank->cpus = core_set;
+        hit = mine;
+      }
+      rank->bound = true;
+      rank->where = where(binding == BindTo::kNuma ? "numa" : "package", hit);
+      break;
+    }
+    default:
+      rank->cpus = topo.allowed();
+      rank->bound = false;
+      break;
+  }
+}
+
+/// --rankfile: each rank on the units its line names, bound to them (or as --bind-to says).
+Placement place_by_rankfile(const Topology& topo, const Options& opts, hwloc_obj_type_t utype,
+                            const std::vector<Obj>& units) {
+  Placement out;
+  out.binding = opts.bind_to == BindTo::kDefault ? BindTo::kCore : opts.bind_to;
+  out.oversubscribed = opts.nprocs > topo.pus();
+  std::vector<Obj> bind_objs;
+  if (out.binding == BindTo::kNuma || out.binding == BindTo::kPackage)
+    bind_objs =
+        usable_objects(topo, out.binding == BindTo::kNuma ? HWLOC_OBJ_NUMANODE : HWLOC_OBJ_PACKAGE);
+  out.ranks.resize(static_cast<size_t>(opts.nprocs));
+  for (int r = 0; r < opts.nprocs; ++r) {
+    std::vector<int> picked = rankfile_units(topo, units, opts.rankfile_slots[static_cast<size_t>(r)],
+                                             opts.rankfile, r);
+    bind_rank(topo, out.binding, utype, units, picked, bind_objs,
+              &out.ranks[static_cast<size_t>(r)]);
+  }
+  return out;
 }
 
 }  // namespace
@@ -173,6 +294,28 @@ Topology::Topology() {
     hwloc_bitmap_and(allowed_.get(), allowed_.get(), mine.get());
 }
 
+void Topology::restrict_to(const std::string& list) {
+  CpuSet want;
+  if (hwloc_bitmap_list_sscanf(want.get(), list.c_str()) != 0 || want.empty())
+    throw UsageError("--cpu-set: cannot parse '" + list + "' (a list such as 0-3,6)");
+  CpuSet left(allowed_.get());
+  hwloc_bitmap_and(left.get(), left.get(), want.get());
+  if (left.empty())
+    throw UsageError("--cpu-set " + list + ": none of these CPUs is usable here (usable: " +
+                     allowed_.list() + ")");
+  allowed_ = left;
+}
+
+int ppr_slots(const Topology& topo, const Options& opts) {
+  std::vector<Obj> units = usable_objects(topo, unit_type(topo, opts));
+  size_t objects = 1;
+  if (opts.map_by == MapBy::kCore || opts.map_by == MapBy::kHwthread)
+    objects = units.size();
+  else if (opts.map_by != MapBy::kNode)
+    objects = mapping_groups(topo, opts.map_by, units).size();
+  return static_cast<int>(std::max<size_t>(1, objects)) * opts.ppr;
+}
+
 Topology::~Topology() { hwloc_topology_destroy(topo_); }
 
 int Topology::cores() const {
@@ -180,20 +323,39 @@ int Topology::cores() const {
 }
 
 Placement place_ranks(const Topology& topo, const Options& opts) {
-  const hwloc_obj_type_t ctype = core_type(topo.get());
+  const hwloc_obj_type_t ctype = unit_type(topo, opts);
   std::vector<Obj> cores = usable_objects(topo, ctype);
   if (cores.empty()) throw UsageError("hwloc finds no usable core on this node");
   const int cpr = opts.cpus_per_rank;
-  std::vector<std::vector<int>> groups = mapping_groups(topo, opts.map_by, cores);
+  if (!opts.rankfile_slots.empty()) return place_by_rankfile(topo, opts, ctype, cores);
+  std::vector<std::vector<int>> groups;
+  if (opts.ppr > 0 && (opts.map_by == MapBy::kCore || opts.map_by == MapBy::kHwthread)) {
+    // ppr:N:core: every core is an object of its own.
+    for (size_t c = 0; c < cores.size(); ++c) groups.push_back({static_cast<int>(c)});
+  } else {
+    groups = mapping_groups(topo, opts.map_by == MapBy::kHwthread ? MapBy::kCore : opts.map_by,
+                            cores);
+  }
 
   std::vector<int> capacity(groups.size()), used(groups.size(), 0);
   int total = 0, largest = 0;
   for (size_t g = 0; g < groups.size(); ++g) {
     int size = static_cast<int>(groups[g].size());
-    capacity[g] = size / cpr;
+    capacity[g] = opts.ppr > 0 ? opts.ppr : size / cpr;
     total += capacity[g];
     largest = std::max(largest, size);
   }
+  if (opts.ppr > 0 && opts.nprocs > total)
+    throw UsageError("--map-by ppr:" + std::to_string(opts.ppr) + ":" + map_by_name(opts.map_by) +
+                     " places " + std::to_string(opts.ppr) + " rank(s) on each of the " +
+                     std::to_string(groups.size()) + " usable " + map_by_name(opts.map_by) +
+                     " object(s) here, " + std::to_string(total) + " in all, but the job has " +
+                     std::to_string(opts.nprocs) + " ranks");
+  if (opts.ppr > 0 && opts.ppr * cpr > largest && groups.size() > 0 && cpr > 1)
+    throw UsageError("--map-by ppr:" + std::to_string(opts.ppr) + ":" + map_by_name(opts.map_by) +
+                     " with " + std::to_string(cpr) + " cores per rank needs " +
+                     std::to_string(opts.ppr * cpr) + " cores in one object, but at most " +
+                     std::to_string(largest) + " are usable");
   if (total == 0) {
     const char* unit = opts.map_by == MapBy::kNuma      ? " in one NUMA node"
                        : opts.map_by == MapBy::kPackage ? " in one package"
@@ -232,43 +394,15 @@ Placement place_ranks(const Topology& topo, const Options& opts) {
       g = next;
       while (capacity[g] == 0) g = (g + 1) % groups.size();
     }
-    std::vector<int> mine;
-    CpuSet core_set;
-    for (int k = 0; k < cpr; ++k) {
-      const Obj& c = cores[static_cast<size_t>(groups[g][static_cast<size_t>(used[g] * cpr + k)])];
-      mine.push_back(c.index);
-      hwloc_bitmap_or(core_set.get(), core_set.get(), c.cpus.get());
-    }
+    std::vector<int> picked;
+    const size_t gsize = groups[g].size();
+    for (int k = 0; k < cpr; ++k)
+      picked.push_back(groups[g][static_cast<size_t>(used[g] * cpr + k) % gsize]);
     ++used[g];
-    next = (g + 1) % groups.size();
-
-    switch (out.binding) {
-      case BindTo::kCore:
-        rank.cpus = core_set;
-        rank.bound = true;
-        rank.where = where(type_word(ctype), mine);
-        break;
-      case BindTo::kNuma:
-      case BindTo::kPackage: {
-        std::vector<int> hit;
-        for (const Obj& o : bind_objs) {
-          if (!hwloc_bitmap_intersects(o.cpus.get(), core_set.get())) continue;
-          hwloc_bitmap_or(rank.cpus.get(), rank.cpus.get(), o.cpus.get());
-          hit.push_back(o.index);
-        }
-        if (hit.empty()) {
-          rank.cpus = core_set;
-          hit = mine;
-        }
-        rank.bound = true;
-        rank.where = where(out.binding == BindTo::kNuma ? "numa" : "package", hit);
-        break;
-      }
-      default:
-        rank.cpus = topo.allowed();
-        rank.bound = false;
-        break;
-    }
+    // ppr fills one object before the next (ranks 0-1 on package 0, 2-3 on package 1).
+    next = opts.ppr > 0 ? (used[g] >= capacity[g] ? (g + 1) % groups.size() : g)
+                        : (g + 1) % groups.size();
+    bind_rank(topo, out.binding, ctype, cores, picked, bind_objs, &rank);
   }
   return out;
 }

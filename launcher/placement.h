@@ -49,6 +49,9 @@ class Topology {
   Topology& operator=(const Topology&) = delete;
 
   hwloc_topology_t get() const { return topo_; }
+  /// --cpu-set: narrows the usable PUs to `list` ("0-3,6", as the kernel numbers CPUs).
+  /// Throws UsageError when it does not parse or leaves nothing usable.
+  void restrict_to(const std::string& list);
   const CpuSet& allowed() const { return allowed_; }
   /// Cores / hardware threads (PUs) with at least one allowed PU.
   int cores() const;
@@ -80,6 +83,9 @@ struct Placement {
 /// (more cores per rank than a mapping object has, --bind-to core on too few cores); the
 /// message gives the numbers.
 Placement place_ranks(const Topology& topo, const Options& opts);
+
+/// How many ranks --map-by ppr:N:OBJ places here (N times the usable objects).
+int ppr_slots(const Topology& topo, const Options& opts);
 
 /// The --report-bindings line for one rank (no newline).
 std::string binding_report(int rank, const RankPlacement& p);

@@ -116,12 +116,25 @@ void on_startup_fence(size_t, pmix_status_t, const pmix_proc_t* source, pmix_inf
 
 void release_fence_blob(void* blob) { std::free(blob); }
 
-// Reached only when the library does not complete an all-local fence itself
-// (PMIX_MCA_pmix_server_fence_localonly_opt=0). Every participant is local, so the
-// allgather of the nodes' contributions is our own blob. 4.2.2 hands the blob's ownership
-// to the host; it comes back to us through release_fence_blob.
-pmix_status_t on_fence(const pmix_proc_t[], size_t, const pmix_info_t[], size_t, char* data,
-                       size_t ndata, pmix_modex_cbfunc_t cbfunc, void* cbdata) {
+// Every fence comes here: mprun sets PMIX_MCA_pmix_server_fence_localonly_opt=0, because the
+// library's own shortcut completes a fence without a rank that died before it joined (it
+// drops the rank from the local count), and MPI_Init would then start a job short of a rank.
+// Here a fence of a job with a rank gone fails for every participant. Every participant is
+// local, so the allgather of the nodes' contributions is our own blob; 4.2.2 hands its
+// ownership to the host, and it comes back to us through release_fence_blob.
+pmix_status_t on_fence(const pmix_proc_t[], size_t, const pmix_info_t info[], size_t ninfo,
+                       char* data, size_t ndata, pmix_modex_cbfunc_t cbfunc, void* cbdata) {
+  bool partial = false;
+  for (size_t i = 0; i < ninfo; ++i)
+    if (PMIX_CHECK_KEY(&info[i], PMIX_LOCAL_COLLECTIVE_STATUS) &&
+        info[i].value.type == PMIX_STATUS && info[i].value.data.status != PMIX_SUCCESS)
+      partial = true;
+  ServerListener* l = g_listener;
+  if (partial || (l && !l->gone_ranks().empty())) {
+    std::free(data);
+    cbfunc(PMIX_ERR_LOST_CONNECTION, nullptr, 0, cbdata, nullptr, nullptr);
+    return PMIX_SUCCESS;
+  }
   cbfunc(PMIX_SUCCESS, data, ndata, cbdata, release_fence_blob, data);
   return PMIX_SUCCESS;
 }

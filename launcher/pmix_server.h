@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <string>
+#include <vector>
 
 #include "launcher/env_block.h"
 
@@ -31,6 +32,9 @@ class ServerListener {
   /// Rank `rank` is about to enter its first fence (the modex in MPI_Init). Only ranks that see
   /// common::kKeyStartupWatch say so, which MPR's runtime does.
   virtual void client_at_startup_fence(int rank) = 0;
+  /// Ranks that lost their PMIx connection without finalizing or whose process ended, in
+  /// rank order; called from the library's thread when a fence completes.
+  virtual std::vector<int> gone_ranks() const = 0;
 };
 
 /// What register_job needs to describe a single-node job.
@@ -42,6 +46,8 @@ struct JobLayout {
   /// Each rank's CPUs (PMIX_CPUSET, PMIX_LOCALITY_STRING) and whether the node is
   /// oversubscribed. Must outlive register_job().
   const Placement* placement = nullptr;
+  /// The program (MPMD context) of each rank (PMIX_APPNUM, MPI_APPNUM); empty = all 0.
+  std::vector<uint32_t> appnum;
 };
 
 class PmixServer {

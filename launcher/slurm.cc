@@ -2,6 +2,7 @@
 // tests run all of it).
 #include "launcher/slurm.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 
@@ -50,10 +51,19 @@ const char* cpu_bind_type(BindTo b) {
       return "sockets";
     case BindTo::kNone:
       return "none";
+    case BindTo::kHwthread:
+      return "threads";
     case BindTo::kDefault:
       break;
   }
   return nullptr;
+}
+
+/// A word of a --multi-prog line: srun's parser knows single and double quotes only.
+std::string multi_prog_word(const std::string& w) {
+  if (!w.empty() && w.find_first_of(" \t'\"\\") == std::string::npos) return w;
+  const char q = w.find('\'') == std::string::npos ? '\'' : '"';
+  return q + w + q;
 }
 
 }  // namespace
@@ -119,7 +129,8 @@ bool is_slurm_task_variable(std::string_view entry) {
 }
 
 std::vector<std::string> srun_command(const Options& opts, const SlurmAllocation& alloc,
-                                      const std::string& srun_path) {
+                                      const std::string& srun_path,
+                                      const std::string& multi_prog_file) {
   std::vector<std::string> argv = {srun_path, "--mpi=pmix", "--kill-on-bad-exit=1",
                                    "--quit-on-interrupt",
                                    "--ntasks=" + std::to_string(opts.nprocs)};
@@ -129,6 +140,17 @@ std::vector<std::string> srun_command(const Options& opts, const SlurmAllocation
   if (alloc.capacity() > 0 && opts.nprocs > alloc.capacity()) argv.push_back("--overcommit");
   if (opts.cpus_per_rank > 1)
     argv.push_back("--cpus-per-task=" + std::to_string(opts.cpus_per_rank));
+  if (opts.ranks_per_node > 0)
+    argv.push_back("--ntasks-per-node=" + std::to_string(opts.ranks_per_node));
+  if (opts.ppr > 0) {
+    if (opts.map_by == MapBy::kNode)
+      argv.push_back("--ntasks-per-node=" + std::to_string(opts.ppr));
+    else if (opts.map_by == MapBy::kPackage)
+      argv.push_back("--ntasks-per-socket=" + std::to_string(opts.ppr));
+    else if (opts.map_by == MapBy::kCore || opts.map_by == MapBy::kHwthread)
+      argv.push_back("--ntasks-per-core=" + std::to_string(opts.ppr));
+  }
+  if (opts.use_hwthreads) argv.push_back("--hint=multithread");
   // Without --bind-to, the site's own default binding (TaskPluginParam) applies, as for srun.
   std::string bind;
   if (opts.report_bindings) bind = "verbose";
@@ -144,6 +166,7 @@ std::vector<std::string> srun_command(const Options& opts, const SlurmAllocation
       argv.push_back("--distribution=block:cyclic");
       break;
     case MapBy::kCore:
+    case MapBy::kHwthread:
       break;  // srun's default, block: consecutive ranks share a node
   }
   if (opts.tag_output) argv.push_back("--label");
@@ -158,12 +181,44 @@ std::vector<std::string> srun_command(const Options& opts, const SlurmAllocation
       argv.push_back("--input=" + std::to_string(opts.stdin_rank));
       break;
   }
-  if (!opts.output_dir.empty()) argv.push_back("--output=" + opts.output_dir + "/rank.%t");
+  if (!opts.output_dir.empty()) {
+    // Open MPI's layout, DIR/1/rank.R/stdout and stderr; srun pads %Nt to N digits, and the
+    // rank directories exist already (run_with_srun makes them).
+    const std::string width = std::to_string(std::to_string(std::max(opts.nprocs - 1, 0)).size());
+    const std::string base = opts.output_dir + "/1/rank.%" + width + "t/";
+    argv.push_back("--output=" + base + "stdout");
+    if (!opts.merge_stderr) argv.push_back("--error=" + base + "stderr");
+  }
   argv.push_back("--export=ALL");
+  if (!multi_prog_file.empty()) {
+    argv.push_back("--multi-prog");
+    argv.push_back("--");
+    argv.push_back(multi_prog_file);
+    return argv;
+  }
   argv.push_back("--");
   argv.push_back(opts.program_path);
   argv.insert(argv.end(), opts.program_argv.begin() + 1, opts.program_argv.end());
   return argv;
+}
+
+std::string multi_prog_config(const Options& opts) {
+  std::string text;
+  for (const AppContext& a : opts.apps) {
+    std::string line = std::to_string(a.first_rank);
+    if (a.nprocs > 1) line += "-" + std::to_string(a.first_rank + a.nprocs - 1);
+    // env(1) gives each program its own settings and working directory.
+    if (!a.exports.empty() || !a.wdir.empty()) {
+      line += " env";
+      if (!a.wdir.empty()) line += " -C " + multi_prog_word(a.wdir);
+      for (const std::string& e : a.exports) line += " " + multi_prog_word(e);
+    }
+    line += " " + multi_prog_word(a.program_path);
+    for (size_t k = 1; k < a.program_argv.size(); ++k)
+      line += " " + multi_prog_word(a.program_argv[k]);
+    text += line + "\n";
+  }
+  return text;
 }
 
 std::string shell_line(const std::vector<std::string>& argv) {

@@ -55,11 +55,18 @@ bool is_slurm_task_variable(std::string_view entry);
 /// allocation: --mpi=pmix, --kill-on-bad-exit=1, --quit-on-interrupt, --ntasks (and --nodes
 /// when the ranks are fewer than the nodes), the equivalents of --cpus-per-rank,
 /// --bind-to/--report-bindings (--cpu-bind), --map-by (--distribution), --tag-output
-/// (--label), --stdin (--input) and --output-filename (--output), --overcommit when the ranks
+/// (--label), --stdin (--input), --output-filename (--output, --error), -ppn
+/// (--ntasks-per-node), ppr (--ntasks-per-node/-socket/-core), --overcommit when the ranks
 /// outnumber the allocation, and --export=ALL (the -x settings are put in srun's
 /// environment). --timeout is enforced by mprun itself; --startup-timeout does not apply.
+/// Several programs (MPMD) run as --multi-prog `multi_prog_file` (multi_prog_config).
 std::vector<std::string> srun_command(const Options& opts, const SlurmAllocation& alloc,
-                                      const std::string& srun_path);
+                                      const std::string& srun_path,
+                                      const std::string& multi_prog_file = "");
+
+/// The --multi-prog configuration of an MPMD job: one line per program, "first-last
+/// [env [-C wdir] VAR=value...] program args".
+std::string multi_prog_config(const Options& opts);
 
 /// `argv` as one line a shell would run again unchanged (words quoted where needed).
 std::string shell_line(const std::vector<std::string>& argv);

@@ -2,6 +2,7 @@
 // in between only to forward signals, enforce --timeout to the second (srun's own --time
 // counts minutes) and pass srun's exit status on.
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -51,20 +52,52 @@ int run_with_srun(const Options& opts, const SlurmAllocation& alloc) {
   std::string srun;
   try {
     srun = resolve_program("srun");
-    if (!opts.output_dir.empty()) make_output_dir(opts.output_dir);
+    if (!opts.output_dir.empty()) {
+      make_output_dir(opts.output_dir);
+      for (int r = 0; r < opts.nprocs; ++r) {
+        const std::string d = rank_output_dir(opts.output_dir, r, opts.nprocs);
+        if (::mkdir(d.c_str(), 0755) != 0 && errno != EEXIST)
+          throw UsageError("--output-filename: cannot create '" + d + "': " + std::strerror(errno));
+      }
+    }
   } catch (const UsageError& e) {
     std::fprintf(stderr, "mprun: the Slurm allocation spans %d nodes, which needs srun: %s\n",
                  alloc.nodes, e.what());
     return 1;
   }
-  const std::vector<std::string> argv = srun_command(opts, alloc, srun);
+  // MPMD: srun --multi-prog reads the programs from a file (removed when srun is done).
+  std::string multi_prog;
+  if (opts.apps.size() > 1) {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/mprun-multiprog.XXXXXX";
+    int fd = ::mkstemp(path.data());
+    const std::string text = multi_prog_config(opts);
+    if (fd < 0 || !write_all(fd, text)) {
+      std::fprintf(stderr, "mprun: cannot write the --multi-prog file %s: %s\n", path.c_str(),
+                   std::strerror(errno));
+      if (fd >= 0) ::close(fd), ::unlink(path.c_str());
+      return 1;
+    }
+    ::close(fd);
+    multi_prog = path;
+  }
+  struct RemoveFile {
+    std::string path;
+    ~RemoveFile() {
+      if (!path.empty()) ::unlink(path.c_str());
+    }
+  } remove_multi_prog{multi_prog};
+  const std::vector<std::string> argv = srun_command(opts, alloc, srun, multi_prog);
+  // With several programs each one's own settings are in the --multi-prog lines.
+  const std::vector<std::string>& exports =
+      opts.apps.size() > 1 ? opts.global_exports : opts.exports;
   if (common::verbose()) {
     // srun by name, as the user would type it; the -x settings go through its environment,
     // which keeps values with commas intact (--export=ALL,VAR=value would split them).
     std::vector<std::string> shown = argv;
     shown[0] = "srun";
     std::string line = shell_line(shown);
-    if (!opts.exports.empty()) line += " with " + shell_line(opts.exports) + " in its environment";
+    if (!exports.empty()) line += " with " + shell_line(exports) + " in its environment";
     std::fprintf(stderr, "mprun: allocation spans %d nodes; running the job with: %s\n",
                  alloc.nodes, line.c_str());
   }
@@ -72,7 +105,13 @@ int run_with_srun(const Options& opts, const SlurmAllocation& alloc) {
 
   // srun gives the ranks its own PMIx identity; an enclosing launcher's must not reach them.
   scrub_own_environment();
-  for (const std::string& spec : opts.exports) {
+  if (!opts.prefix.empty())
+    for (const char* var : {"PATH", "LD_LIBRARY_PATH"}) {
+      const char* old = std::getenv(var);
+      std::string first = opts.prefix + (var[0] == 'P' ? "/bin" : "/lib");
+      ::setenv(var, (old && *old ? first + ":" + old : first).c_str(), 1);
+    }
+  for (const std::string& spec : exports) {
     size_t eq = spec.find('=');
     ::setenv(spec.substr(0, eq).c_str(), spec.substr(eq + 1).c_str(), 1);
   }

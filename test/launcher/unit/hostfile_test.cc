@@ -139,6 +139,44 @@ TEST_CASE("options: placement, stdin, time limits", "[options]") {
   CHECK(parse({"-np", "2", "-n", "2", "/bin/true"}).nprocs == 2);  // same value twice is fine
 }
 
+TEST_CASE("options: MPMD contexts, peer spellings, --mca", "[options]") {
+  Options o = parse({"-genv", "G", "1", "-n", "2", "-x", "A=1", "-wdir", "/tmp", "/bin/true", "x",
+                     ":", "-np", "3", "-env", "B", "2", "/bin/echo", "y", "z"});
+  REQUIRE(o.apps.size() == 2);
+  CHECK(o.nprocs == 5);
+  CHECK(o.apps[0].first_rank == 0);
+  CHECK(o.apps[1].first_rank == 2);
+  CHECK(o.apps[0].exports == std::vector<std::string>{"A=1"});
+  CHECK(o.apps[0].wdir == "/tmp");
+  CHECK(o.apps[1].exports == std::vector<std::string>{"B=2"});
+  CHECK(o.apps[1].wdir.empty());
+  CHECK(o.global_exports == std::vector<std::string>{"G=1"});
+  CHECK(o.apps[1].program_argv == std::vector<std::string>{"/bin/echo", "y", "z"});
+  CHECK(&o.app_of(1) == &o.apps[0]);
+  CHECK(&o.app_of(2) == &o.apps[1]);
+  CHECK(&o.app_of(4) == &o.apps[1]);
+
+  // -H: every mention of a host is one slot, as with the peers.
+  CHECK(parse({"-H", "localhost,localhost", "/bin/true"}).nprocs == 2);
+  CHECK(parse({"-ppn", "2", "/bin/true"}).nprocs == 2);
+  o = parse({"--map-by", "ppr:2:package:PE=1", "-n", "2", "/bin/true"});
+  CHECK(o.ppr == 2);
+  CHECK(o.map_by == MapBy::kPackage);
+  o = parse({"--map-by", "socket:PE=2", "-n", "1", "--bind-to", "hwthread", "/bin/true"});
+  CHECK(o.cpus_per_rank == 2);
+  CHECK(o.bind_to == BindTo::kHwthread);
+  CHECK(o.use_hwthreads);  // PE counts hardware threads when binding to them
+
+  o = parse({"--mca", "btl", "self,vader", "-mca", "pml", "ob1", "-n", "1", "/bin/true"});
+  CHECK(o.global_exports == std::vector<std::string>{"MPR_BTL=self,shm"});
+  REQUIRE(o.warnings.size() == 2);
+  CHECK_THAT(o.warnings[0], Catch::Contains("the ranks get MPR_BTL=self,shm instead"));
+  CHECK_THAT(o.warnings[1], Catch::Contains("ignored"));
+  CHECK(parse({"--mca", "btl", "^tcp", "-n", "1", "/bin/true"}).global_exports ==
+        std::vector<std::string>{"MPR_BTL=self,shm,verbs"});
+  CHECK(parse({"-l", "--timestamp-output", "--merge-stderr-to-stdout", "-q", "/bin/true"}).tag_output);
+}
+
 TEST_CASE("options: each bad invocation has its reason", "[options]") {
   CHECK_THROWS_WITH(parse({"-n", "2", "-np", "3", "/bin/true"}),
                     "conflicting options: -n 2 and -np 3");
@@ -148,8 +186,24 @@ TEST_CASE("options: each bad invocation has its reason", "[options]") {
                     Catch::StartsWith("--timeout needs a number of seconds"));
   CHECK_THROWS_WITH(parse({"--timeout", "inf", "/bin/true"}),
                     Catch::StartsWith("--timeout needs a number of seconds"));
-  CHECK_THROWS_WITH(parse({"--map-by", "ppr:2:numa", "/bin/true"}),
-                    Catch::StartsWith("--map-by needs core, numa, package or node"));
+  CHECK_THROWS_WITH(parse({"--map-by", "board", "/bin/true"}),
+                    Catch::StartsWith("--map-by needs core, numa, package, node, hwthread"));
+  CHECK_THROWS_WITH(parse({"--map-by", "ppr:2", "/bin/true"}),
+                    Catch::StartsWith("--map-by ppr needs ppr:N:core|numa|package|node"));
+  CHECK_THROWS_WITH(parse({"--map-by", "core:bogus", "/bin/true"}),
+                    Catch::StartsWith("--map-by: unknown modifier 'bogus'"));
+  CHECK_THROWS_WITH(parse({"--cpus-per-rank", "3", "--map-by", "core:PE=2", "/bin/true"}),
+                    Catch::StartsWith("conflicting options: --cpus-per-rank 3 and --map-by"));
+  CHECK_THROWS_WITH(parse({"-n", "1", "/bin/true", ":", "/bin/echo"}),
+                    Catch::StartsWith("MPMD: '/bin/echo' (program 2 of 2) needs its own -n"));
+  CHECK_THROWS_WITH(parse({"-n", "1", "/bin/true", ":"}),
+                    Catch::StartsWith("no program after ':'"));
+  CHECK_THROWS_WITH(parse({"-ppn", "1", "-n", "2", "/bin/true"}),
+                    Catch::StartsWith("-ppn 1 allows 1 rank on this node, but the job has 2"));
+  CHECK_THROWS_WITH(parse({"-wdir", "/nonexistent-dir", "/bin/true"}),
+                    Catch::StartsWith("-wdir /nonexistent-dir: No such file"));
+  CHECK_THROWS_WITH(parse({"--cpu-set", "a-b", "/bin/true"}),
+                    Catch::StartsWith("--cpu-set needs a list of CPUs"));
   CHECK_THROWS_WITH(parse({"-n", "0", "/bin/true"}), Catch::Contains("at least 1 rank"));
   CHECK_THROWS_WITH(parse({"--frobnicate", "/bin/true"}),
                     "unknown option '--frobnicate' (see mprun --help)");

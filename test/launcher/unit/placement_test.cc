@@ -144,3 +144,48 @@ TEST_CASE("CpuSet masks and affinity words", "[placement]") {
   CHECK((w[0] & 0x300UL) == 0x300UL);
   CHECK(CpuSet().mask() == "0x0");
 }
+
+TEST_CASE("ppr fills each object before the next; ppr_slots counts them", "[placement]") {
+  Topology t(kBig, "");
+  Options o = opts(4, MapBy::kPackage);
+  o.ppr = 2;
+  CHECK(ppr_slots(t, o) == 4);
+  CHECK(lists(place_ranks(t, o)) == V{"0-1", "2-3", "8-9", "10-11"});
+  o.nprocs = 5;
+  CHECK_THROWS_WITH(place_ranks(t, o), Catch::Contains("4 in all, but the job has 5 ranks"));
+  Options c = opts(8, MapBy::kCore);
+  c.ppr = 1;
+  CHECK(ppr_slots(t, c) == 8);
+}
+
+TEST_CASE("hardware threads as CPUs, and binding to them", "[placement]") {
+  Topology t(kBig, "");
+  Options o = opts(3, MapBy::kCore, BindTo::kHwthread);
+  Placement p = place_ranks(t, o);
+  CHECK(lists(p) == V{"0", "2", "4"});  // the first PU of each rank's core
+  CHECK(p.ranks[1].where == "PU 2");
+  o.use_hwthreads = true;
+  CHECK(lists(place_ranks(t, o)) == V{"0", "1", "2"});
+  Options pe = opts(2, MapBy::kCore, BindTo::kCore, 2);
+  pe.use_hwthreads = true;
+  CHECK(lists(place_ranks(t, pe)) == V{"0-1", "2-3"});
+}
+
+TEST_CASE("a rankfile places each rank where its line says", "[placement]") {
+  Topology t(kBig, "");
+  Options o = opts(3);
+  o.rankfile = "rf";
+  o.rankfile_slots = {"3", "1:0-1", "0,2"};
+  Placement p = place_ranks(t, o);
+  CHECK(lists(p) == V{"6-7", "8-11", "0-1,4-5"});
+  o.rankfile_slots = {"9", "0", "1"};
+  CHECK_THROWS_WITH(place_ranks(t, o), Catch::Contains("rank 0 slot=9: names a core beyond"));
+}
+
+TEST_CASE("--cpu-set narrows the usable CPUs", "[placement]") {
+  Topology t(kBig, "");
+  t.restrict_to("4-7");
+  CHECK(t.cores() == 2);
+  CHECK(lists(place_ranks(t, opts(2))) == V{"4-5", "6-7"});
+  CHECK_THROWS_WITH(t.restrict_to("100"), Catch::Contains("none of these CPUs is usable"));
+}

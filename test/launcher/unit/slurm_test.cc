@@ -132,7 +132,28 @@ TEST_CASE("the srun command for a job across nodes", "[slurm]") {
   CHECK(has(argv, "--distribution=cyclic"));
   CHECK(has(argv, "--label"));
   CHECK(has(argv, "--input=none"));
-  CHECK(has(argv, "--output=/tmp/out/rank.%t"));
+  CHECK(has(argv, "--output=/tmp/out/1/rank.%1t/stdout"));
+  CHECK(has(argv, "--error=/tmp/out/1/rank.%1t/stderr"));
+
+  o = job(12);
+  o.ranks_per_node = 6;
+  o.output_dir = "/tmp/out";
+  o.merge_stderr = true;
+  argv = srun_command(o, a, "srun");
+  CHECK(has(argv, "--ntasks-per-node=6"));
+  CHECK(has(argv, "--output=/tmp/out/1/rank.%2t/stdout"));  // ranks 00-11
+  CHECK_FALSE(has(argv, "--error=/tmp/out/1/rank.%2t/stderr"));
+
+  // MPMD: srun --multi-prog with one line per program, env(1) for its settings.
+  o = job(3);
+  o.apps.resize(2);
+  o.apps[0] = AppContext{2, true, 0, {}, "", "/bin/hostname", {"hostname", "-s"}};
+  o.apps[1] = AppContext{1, true, 2, {"V=a b"}, "/tmp", "/bin/echo", {"echo", "it's", "x"}};
+  argv = srun_command(o, a, "srun", "/tmp/mp.conf");
+  CHECK(std::vector<std::string>(argv.end() - 3, argv.end()) ==
+        std::vector<std::string>{"--multi-prog", "--", "/tmp/mp.conf"});
+  CHECK(multi_prog_config(o) ==
+        "0-1 /bin/hostname -s\n2 env -C /tmp 'V=a b' /bin/echo \"it's\" x\n");
 
   o = job(2);
   o.bind_to = BindTo::kNone;
