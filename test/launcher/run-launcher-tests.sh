@@ -128,8 +128,8 @@ bad_invocation path-not-found "not found" -n 2 "$T/no-such-file"
 bad_invocation not-executable "not executable" -n 2 "$T/not-executable"
 bad_invocation directory "not an executable file" -n 2 "$T"
 bad_invocation bad-export "VAR or VAR=value" -x "=x" -n 2 /bin/true
-bad_invocation bad-map-by "map-by needs core, numa, package or node" --map-by board -n 2 /bin/true
-bad_invocation bad-bind-to "bind-to needs core, numa, package or none" --bind-to l3 -n 2 /bin/true
+bad_invocation bad-map-by "map-by needs core, numa, package, node, hwthread or ppr:N:OBJ" --map-by board -n 2 /bin/true
+bad_invocation bad-bind-to "bind-to needs core, hwthread, numa, package or none" --bind-to l3 -n 2 /bin/true
 bad_invocation bad-cpus-per-rank "cpus-per-rank needs at least 1" --cpus-per-rank 0 /bin/true
 bad_invocation bad-stdin "stdin needs none, all or a rank" --stdin some /bin/true
 bad_invocation stdin-rank-out-of-range "stdin 5 names no rank" --stdin 5 -n 2 /bin/true
@@ -378,7 +378,8 @@ check_clean sigpipe
 # ---- environment ---------------------------------------------------------------------------
 run env OMPI_COMM_WORLD_RANK=9 PMIX_ID=77 SLURM_PMIX_MAPPING_SERV=x MPRUN_TEST_KEEP=kept \
     OMPI_KEEP_ME=yes "$MPRUN" -n 1 -x OMPI_KEEP_ME -x MPRUN_TEST_SET=a=b env
-if [ $RC = 0 ] && ! grep -q -e '^OMPI_COMM_WORLD_RANK=' -e '^PMIX_ID=' -e '^SLURM_PMIX' "$T/out" &&
+if [ $RC = 0 ] && ! grep -q -e '^OMPI_COMM_WORLD_RANK=9' -e '^PMIX_ID=' -e '^SLURM_PMIX' "$T/out" &&
+    grep -q '^OMPI_COMM_WORLD_RANK=0$' "$T/out" &&
     grep -q '^MPRUN_TEST_KEEP=kept$' "$T/out" && grep -q '^PMIX_RANK=0$' "$T/out" &&
     grep -q '^OMPI_KEEP_ME=yes$' "$T/out" && grep -q '^MPRUN_TEST_SET=a=b$' "$T/out" &&
     grep -q '^PMIX_NAMESPACE=mprun\.[0-9]*$' "$T/out"
@@ -489,11 +490,17 @@ else fail export-x "rc=$RC stdout '$OUT'"; fi
 
 rm -rf "$T/outdir"
 run "$MPRUN" -n 3 --output-filename "$T/outdir/sub" sh -c 'echo "out $PMIX_RANK"; echo "err $PMIX_RANK" >&2'
-files=$(cd "$T/outdir/sub" 2>/dev/null && ls | tr '\n' ' ')
-if [ $RC = 0 ] && [ -z "$OUT$ERR" ] && [ "$files" = "rank.0 rank.1 rank.2 " ] &&
-    [ "$(cat "$T/outdir/sub/rank.1")" = "$(printf 'out 1\nerr 1')" ]
-then pass output-filename-one-file-per-rank
-else fail output-filename-one-file-per-rank "rc=$RC files '$files' stdout '$OUT' stderr '$ERR'"; fi
+files=$(cd "$T/outdir/sub" 2>/dev/null && find . -type f | sort | tr '\n' ' ')
+if [ $RC = 0 ] && [ -z "$OUT$ERR" ] &&
+    [ "$files" = "./1/rank.0/stderr ./1/rank.0/stdout ./1/rank.1/stderr ./1/rank.1/stdout ./1/rank.2/stderr ./1/rank.2/stdout " ] &&
+    [ "$(cat "$T/outdir/sub/1/rank.1/stdout")" = "out 1" ] && [ "$(cat "$T/outdir/sub/1/rank.1/stderr")" = "err 1" ]
+then pass output-filename-open-mpi-layout
+else fail output-filename-open-mpi-layout "rc=$RC files '$files' stdout '$OUT' stderr '$ERR'"; fi
+run "$MPRUN" -n 11 --merge-stderr-to-stdout --output-filename "$T/outdir/sub" sh -c 'echo "out $PMIX_RANK"; echo "err $PMIX_RANK" >&2'
+if [ $RC = 0 ] && [ "$(cat "$T/outdir/sub/1/rank.07/stdout")" = "$(printf 'out 7\nerr 7')" ] &&
+    [ ! -e "$T/outdir/sub/1/rank.07/stderr" ]
+then pass output-filename-padded-merged
+else fail output-filename-padded-merged "rc=$RC: $(ls "$T/outdir/sub/1" | tr '\n' ' ')"; fi
 
 run "$MPRUN" -n 3 --timeout 2 "$CLIENT" hang
 if [ $RC = 124 ] && [ $MS -lt 4000 ] && [ "$(mprun_lines)" = 1 ] &&
@@ -595,7 +602,7 @@ else fail slurm-n-wins "rc=$RC, $(wc -l <"$T/out") ranks (want 2), stderr '$ERR'
 run env "${alloc1[@]}" SLURM_PROCID=5 SLURM_LOCALID=3 SLURM_TASK_PID=99 SLURM_NODEID=1 \
     SLURM_GTIDS=5 SLURM_STEP_ID=2 SLURM_STEPID=2 SLURM_STEP_NUM_TASKS=4 SLURM_CPU_BIND=none \
     SLURM_MPI_TYPE=pmi2 PMI_RANK=3 PMI_FD=9 "$MPRUN" -n 2 -x SLURM_LOCALID env
-stale=$(grep -E '^(SLURM_(PROCID|TASK_PID|NODEID|GTIDS|STEP_ID|STEPID|STEP_NUM_TASKS|CPU_BIND|MPI_TYPE)|PMI_(RANK|FD))=' "$T/out" | sort -u | tr '\n' ' ')
+stale=$(grep -E '^(SLURM_(PROCID|TASK_PID|NODEID|GTIDS|STEP_ID|STEPID|STEP_NUM_TASKS|CPU_BIND|MPI_TYPE)|PMI_FD|PMI_RANK=3)=' "$T/out" | sort -u | tr '\n' ' ')
 if [ $RC = 0 ] && [ -z "$stale" ] && [ "$(grep -c '^SLURM_JOB_ID=1$' "$T/out")" = 2 ] &&
     [ "$(grep -c '^SLURM_NTASKS=1$' "$T/out")" = 2 ] && [ "$(grep -c '^SLURM_LOCALID=3$' "$T/out")" = 2 ]
 then pass slurm-task-identity-scrubbed
@@ -621,6 +628,7 @@ cat >"$T/fakebin/srun" <<EOF_SRUN
 #!/bin/sh
 printf '%s\n' "\$@" >"$T/srun.argv"
 env >"$T/srun.env"
+case " \$* " in *" --multi-prog -- "*) for a; do last=\$a; done; cp "\$last" "$T/srun.multiprog" ;; esac
 child=
 trap 'echo "fake srun got TERM" >>"$T/srun.signals"; [ -n "\$child" ] && kill \$child; exit 143' TERM
 trap 'echo "fake srun got INT" >>"$T/srun.signals"; [ -n "\$child" ] && kill \$child; exit 130' INT
@@ -645,10 +653,24 @@ rm -f "$T"/srun.*
 run env "${alloc2[@]}" "$MPRUN" -n 6 --map-by node --cpus-per-rank 2 --output-filename "$T/srun-out" hostname
 argv=$(cat "$T/srun.argv" 2>/dev/null | paste -sd' ' -)
 case " $argv " in
-    *" --ntasks=6 --overcommit --cpus-per-task=2 --distribution=cyclic --input=0 --output=$T/srun-out/rank.%t --export=ALL -- "*)
+    *" --ntasks=6 --overcommit --cpus-per-task=2 --distribution=cyclic --input=0 --output=$T/srun-out/1/rank.%1t/stdout --error=$T/srun-out/1/rank.%1t/stderr --export=ALL -- "*)
         if [ $RC = 0 ] && [ -z "$ERR" ] && [ -d "$T/srun-out" ]; then pass slurm-srun-options
         else fail slurm-srun-options "rc=$RC stderr '$ERR'"; fi ;;
     *) fail slurm-srun-options "srun argv '$argv'" ;;
+esac
+
+# MPMD across nodes: srun --multi-prog, one line per program with its own settings.
+rm -f "$T"/srun.*
+run env "${alloc2[@]}" "$MPRUN" -ppn 1 -n 2 hostname : -n 1 -x MPRUN_T_M=m -wdir /tmp echo 'a b'
+argv=$(cat "$T/srun.argv" 2>/dev/null | paste -sd' ' -)
+want_mp=$(printf '0-1 %s\n2 env -C /tmp MPRUN_T_M=m %s '"'"'a b'"'" "$(type -P hostname)" "$(type -P echo)")
+case " $argv " in
+    *" --ntasks=3 "*"--ntasks-per-node=1 "*"--export=ALL --multi-prog -- "*)
+        if [ $RC = 0 ] && [ "$(cat "$T/srun.multiprog" 2>/dev/null)" = "$want_mp" ] &&
+            ! ls "${TMPDIR:-/tmp}"/mprun-multiprog.* >/dev/null 2>&1
+        then pass slurm-mpmd-multi-prog
+        else fail slurm-mpmd-multi-prog "rc=$RC config '$(cat "$T/srun.multiprog" 2>/dev/null)' want '$want_mp'"; fi ;;
+    *) fail slurm-mpmd-multi-prog "srun argv '$argv'" ;;
 esac
 
 rm -f "$T"/srun.*
@@ -852,5 +874,207 @@ start=$(date +%s%N)
 for _ in 1 2 3 4 5; do "$MPRUN" -n 4 "$CLIENT" modex >/dev/null; done
 t_client=$((($(date +%s%N) - start) / 5000000))
 echo "INFO mprun -n 4 /bin/true: ${t_true} ms; mprun -n 4 PMIx client (init+fence+get): ${t_client} ms"
+
+# ---- drop-in options of Open MPI's and MPICH's launchers -------------------------------------
+run "$MPRUN" -n 2 sh -c 'echo "a $MPR_RANK $MPR_APPNUM"' : -n 1 -x MPRUN_T_V=v -wdir "$T" \
+    sh -c 'echo "b $MPR_RANK $MPR_APPNUM $MPRUN_T_V $(pwd)"'
+if [ $RC = 0 ] && [ "$(sort "$T/out")" = "$(printf 'a 0 0\na 1 0\nb 2 1 v %s' "$T")" ]
+then pass mpmd-per-context-n-x-wdir
+else fail mpmd-per-context-n-x-wdir "rc=$RC stdout '$OUT' stderr '$ERR'"; fi
+
+if [ -x "$HELLO" ]; then
+    run "$MPRUN" -n 1 "$HELLO" : -np 2 "$HELLO"
+    if [ $RC = 0 ] && [ "$(grep -c 'Hello from rank [0-2] of 3' "$T/out")" = 3 ]
+    then pass mpmd-one-mpi-world
+    else fail mpmd-one-mpi-world "rc=$RC stdout '$OUT' stderr '$ERR'"; fi
+else
+    skip mpmd-one-mpi-world "examples/hello not built"
+fi
+
+run "$MPRUN" --host localhost,localhost hostname
+if [ $RC = 0 ] && [ "$(wc -l <"$T/out")" = 2 ]; then pass host-a-a-is-two-slots
+else fail host-a-a-is-two-slots "rc=$RC, $(wc -l <"$T/out") ranks (want 2)"; fi
+
+run env OMPI_MCA_btl_base_verbose=5 PMIX_MCA_mprun_t=7 "$MPRUN" -n 3 env
+ident=""
+for r in 0 1 2; do
+    for v in MPR_RANK=$r MPR_SIZE=3 MPR_LOCAL_RANK=$r MPR_LOCAL_SIZE=3 MPR_NODE_RANK=$r \
+        OMPI_COMM_WORLD_RANK=$r OMPI_COMM_WORLD_SIZE=3 OMPI_COMM_WORLD_LOCAL_RANK=$r \
+        OMPI_COMM_WORLD_LOCAL_SIZE=3 PMI_RANK=$r PMI_SIZE=3 MPI_LOCALRANKID=$r MPI_LOCALNRANKS=3; do
+        grep -q "^$v\$" "$T/out" || ident="$ident $v"
+    done
+done
+if [ $RC = 0 ] && [ -z "$ident" ] && [ "$(grep -c '^OMPI_MCA_btl_base_verbose=5$' "$T/out")" = 3 ] &&
+    [ "$(grep -c '^PMIX_MCA_mprun_t=7$' "$T/out")" = 3 ]
+then pass rank-identity-variables
+else fail rank-identity-variables "rc=$RC missing:$ident; MCA settings: $(grep -c '_MCA_' "$T/out")"; fi
+
+# peer_option NAME WANT_REGEX OPTION... -- each option spelling is accepted and does what it says
+# (each ';;'-separated part of WANT_REGEX matches a line of stdout or stderr).
+peer_option() {
+    local name=$1 want=$2 ok=1 part
+    shift 2
+    run "$MPRUN" "$@"
+    while IFS= read -r part; do
+        printf '%s\n%s\n' "$OUT" "$ERR" | grep -q -E -e "$part" || ok=0
+    done < <(printf '%s\n' "${want//;;/$'\n'}")
+    if [ $RC = 0 ] && [ $ok = 1 ]; then
+        pass "peer-option-$name"
+    else
+        fail "peer-option-$name" "rc=$RC stdout '$OUT' stderr '$ERR' (want /$want/)"
+    fi
+}
+for w in -wdir --wdir --wd; do peer_option "$w" "^$T\$" -n 1 $w "$T" pwd; done
+peer_option genv '^1 2$' -genv MPRUN_T_G 1 -n 1 -env MPRUN_T_E 2 sh -c 'echo "$MPRUN_T_G $MPRUN_T_E"'
+peer_option genvall '^ok$' -genvall -n 1 echo ok
+peer_option genvnone '^x:none$' -genvnone -genv MPRUN_T_G x -n 1 /bin/sh -c 'echo "$MPRUN_T_G:${HOME:-none}"'
+printf 'localhost:2\n' >"$T/mpich-hosts"
+peer_option mpich-f '^2$' -f "$T/mpich-hosts" sh -c 'echo $MPR_SIZE'
+for p in -ppn --npernode -N; do peer_option "$p" '^1$' $p 1 sh -c 'echo $MPR_SIZE'; done
+peer_option timestamp-output '^20[0-9][0-9]-[01][0-9]-[0-3][0-9]T[0-9:]{8}\.[0-9]{3} \[0\] hi$' \
+    --timestamp-output -l -n 1 echo hi
+peer_option display-map 'job map of mprun\.[0-9]+: 1 rank on ;;^  rank 0 bound to core 0 .*: /.*true$' \
+    --display-map -n 1 true
+run "$MPRUN" --merge-stderr-to-stdout -n 1 sh -c 'echo to-stderr >&2'
+if [ $RC = 0 ] && [ "$OUT" = to-stderr ] && [ -z "$ERR" ]; then pass peer-option-merge-stderr-to-stdout
+else fail peer-option-merge-stderr-to-stdout "rc=$RC stdout '$OUT' stderr '$ERR'"; fi
+mkdir -p "$T/prefix/bin"
+peer_option prefix "^$T/prefix/bin:" --prefix "$T/prefix" -n 1 sh -c 'echo $PATH'
+peer_option label '^\[1\] x$' -l -n 2 echo x
+printf 'rank 0=localhost slot=%d\nrank 1=+n0 slot=0\n' "$((ncores - 1))" >"$T/rankfile"
+peer_option rankfile "^rank 0 bound to core $((ncores - 1)) ;;^rank 1 bound to core 0 " \
+    --rankfile "$T/rankfile" --report-bindings true
+peer_option cpu-set 'rank 1 bound to core 0 \[PU 0\]' --cpu-set 0 -n 2 --report-bindings true
+peer_option use-hwthread-cpus 'rank 0 bound to PU 0 \[PU 0\]' --use-hwthread-cpus -n 1 --report-bindings true
+peer_option bind-to-hwthread 'rank 0 bound to PU 0 \[PU 0\]' --bind-to hwthread -n 1 --report-bindings true
+peer_option map-by-ppr "rank $((ncores - 1)) bound to core $((ncores - 1)) " --map-by ppr:1:core --report-bindings true
+peer_option map-by-socket-pe "rank 0 bound to cores 0,1 " --map-by socket:PE=2 -n 1 --report-bindings true
+peer_option mca-btl 'warning: --mca btl self,vader: MPR has no MCA parameters; the ranks get MPR_BTL=self,shm' \
+    --mca btl self,vader -n 1 sh -c 'echo $MPR_BTL'
+run "$MPRUN" -q --mca btl self,vader -n 1 sh -c 'echo $MPR_BTL'
+if [ $RC = 0 ] && [ "$OUT" = self,shm ] && [ -z "$ERR" ]; then pass peer-option-q-quiet
+else fail peer-option-q-quiet "rc=$RC stdout '$OUT' stderr '$ERR'"; fi
+run env MPIEXEC_TIMEOUT=1 "$MPRUN" -n 1 "$T/sleep" 20
+if [ $RC = 124 ] && grep -q 'job timed out after 1 s (MPIEXEC_TIMEOUT)' "$T/err" && [ "$MS" -lt 8000 ]
+then pass mpiexec-timeout
+else fail mpiexec-timeout "rc=$RC after $MS ms, stderr '$ERR'"; fi
+
+# ---- security: files, joining, kill -9 of mprun, a rank dying in the startup fence -----------
+mkdir -p "$T/outlink/1/rank.0"
+echo precious >"$T/victim"
+ln -s "$T/victim" "$T/outlink/1/rank.0/stdout"
+run "$MPRUN" -n 1 --output-filename "$T/outlink" echo overwritten
+if [ $RC != 0 ] && [ "$(cat "$T/victim")" = precious ] && grep -q 'refusing to follow the symbolic link' "$T/err"
+then pass output-filename-symlink-refused
+else fail output-filename-symlink-refused "rc=$RC victim '$(cat "$T/victim")' stderr '$ERR'"; fi
+rm -f "$T/outlink/1/rank.0/stdout"
+ln "$T/victim" "$T/outlink/1/rank.0/stdout"
+run "$MPRUN" -n 1 --output-filename "$T/outlink" echo overwritten
+if [ $RC != 0 ] && [ "$(cat "$T/victim")" = precious ] && grep -q 'refusing to overwrite' "$T/err"
+then pass output-filename-hardlink-refused
+else fail output-filename-hardlink-refused "rc=$RC victim '$(cat "$T/victim")' stderr '$ERR'"; fi
+
+# shim NAME: builds test/launcher/NAME.c into $T/NAME.so (empty name when there is no compiler).
+shim() {
+    ${CC:-cc} -shared -fPIC -o "$T/$1.so" "$srcroot/test/launcher/$1.c" -ldl 2>/dev/null &&
+        echo "$T/$1.so"
+}
+FENCE_SHIM=$(shim fence_shim)
+
+# A rank that dies as it enters MPI_Init's fence: no rank gets past MPI_Init. The others wait
+# a little first, so the dead rank is gone before they fence (the server then drops it from
+# the count and, unchecked, completes the fence without it).
+if [ -n "$FENCE_SHIM" ] && [ -x "$HELLO" ]; then
+    run "$MPRUN" -n 4 -x LD_PRELOAD="$FENCE_SHIM" -x SHIM_FENCE_VICTIM=2 -x SHIM_FENCE_DELAY_MS=30 "$HELLO"
+    if [ $RC != 0 ] && ! grep -q Hello "$T/out" && grep -q 'rank 2 .*killed by signal 9' "$T/err" &&
+        [ "$(grep -c 'MPI_Init: PMIx_Fence failed' "$T/err")" -ge 1 ]
+    then pass startup-fence-death-fails-every-rank
+    else fail startup-fence-death-fails-every-rank "rc=$RC stdout '$OUT' stderr '$ERR'"; fi
+else
+    skip startup-fence-death-fails-every-rank "no C compiler for the shim or no examples/hello"
+fi
+
+# kill9_at NAME SECONDS CMD...: starts mprun CMD in the background, SIGKILLs mprun after
+# SECONDS, and checks that within 5 s no rank, /dev/shm object or PMIx tmpdir of it is left.
+kill9_at() {
+    local name=$1 after=$2 pid san left="" i
+    shift 2
+    "$MPRUN" "$@" >"$T/out" 2>"$T/err" </dev/null &
+    pid=$!
+    sleep "$after"
+    kill -KILL "$pid"
+    wait "$pid" 2>/dev/null
+    san=mprun_$pid
+    for i in $(seq 100); do
+        left=$(ls -d /dev/shm/mpr."$san".* "${TMPDIR:-/tmp}"/mprun."$pid".* 2>/dev/null; pgrep -f "$T/" | grep -v "^$$\$")
+        [ -z "$left" ] && break
+        sleep 0.05
+    done
+    if [ -z "$left" ]; then pass "kill9-mprun-$name-leaves-nothing"
+    else fail "kill9-mprun-$name-leaves-nothing" "after 5 s: $(echo $left)"; pkill -KILL -f "$T/"; fi
+}
+cp "$PROBE" "$T/probe" 2>/dev/null
+kill9_at at-start 0.02 -n 2 "$T/probe" hang
+kill9_at running 1.5 -n 2 "$T/probe" hang
+if [ -n "$FENCE_SHIM" ]; then
+    kill9_at in-mpi-init 1 -n 3 -x LD_PRELOAD="$FENCE_SHIM" -x SHIM_FENCE_STALL=1 -x SHIM_FENCE_STALL_S=20 "$T/probe" hang
+else
+    skip kill9-mprun-in-mpi-init-leaves-nothing "no C compiler for the shim"
+fi
+
+# Another local user: cannot read the job's files or segments, cannot join it as a rank even
+# when it lies about its uid in the PMIx handshake, and cannot use someone else's directory
+# for --output-filename. Needs root (to run as that user).
+other=mprtest
+if [ "$(id -u)" = 0 ] && { id "$other" >/dev/null 2>&1 || useradd -M -r -s /usr/sbin/nologin "$other" 2>/dev/null; }; then
+    FAKE_UID=$(shim fake_uid)
+    pub=$(mktemp -d /tmp/mprun-pub.XXXXXX)
+    chmod 755 "$pub"
+    cp "$CLIENT" "$pub/client"
+    [ -n "$FAKE_UID" ] && cp "$FAKE_UID" "$pub/fake_uid.so"
+    as_other() { setpriv --reuid="$other" --regid="$(id -g "$other")" --clear-groups "$@"; }
+
+    "$MPRUN" -n 2 "$T/probe" hang >"$T/out" 2>"$T/err" &
+    pid=$!
+    wait_files "$T/out" 1 && for _ in $(seq 100); do [ "$(grep -c ready "$T/out")" = 2 ] && break; sleep 0.05; done
+    rank_pid=$(pgrep -P "$pid" -x probe | head -1)
+    grep -a '^PMIX_' <(tr '\0' '\n' <"/proc/$rank_pid/environ") >"$pub/env"
+    chmod 644 "$pub/env"
+    readable=""
+    for f in /dev/shm/mpr.mprun_"$pid".* "${TMPDIR:-/tmp}"/mprun."$pid".*; do
+        [ -e "$f" ] || continue
+        if [ -d "$f" ]; then as_other ls "$f" >/dev/null 2>&1 && readable="$readable $f"
+        else as_other head -c 1 "$f" >/dev/null 2>&1 && readable="$readable $f"; fi
+    done
+    nobj=$(ls -d /dev/shm/mpr.mprun_"$pid".* "${TMPDIR:-/tmp}"/mprun."$pid".* 2>/dev/null | wc -l)
+    # The shm segment is unlinked once every rank attached; the PMIx tmpdir stays.
+    if [ -z "$readable" ] && [ "$nobj" -ge 1 ]; then pass other-user-cannot-read-job-files
+    else fail other-user-cannot-read-job-files "readable:$readable ($nobj objects)"; fi
+    if [ -n "$FAKE_UID" ]; then
+        # shellcheck disable=SC2046
+        as_other env -i $(cat "$pub/env") SHIM_FAKE_UID="$(id -u)" LD_PRELOAD="$pub/fake_uid.so" \
+            "$pub/client" abort 0 7 >/dev/null 2>&1
+        intruder_rc=$?
+        sleep 0.3
+        if kill -0 "$pid" 2>/dev/null && [ $intruder_rc != 0 ] &&
+            grep -q "refused a connection to the job's PMIx server from uid $(id -u "$other")" "$T/err"
+        then pass other-user-cannot-join-job
+        else fail other-user-cannot-join-job "intruder rc=$intruder_rc, job alive: $(kill -0 "$pid" 2>/dev/null && echo yes || echo no), stderr '$(cat "$T/err")'"; fi
+    else
+        skip other-user-cannot-join-job "no C compiler for the shim"
+    fi
+    kill -INT "$pid"; wait "$pid" 2>/dev/null
+    mkdir -p "$T/theirs"
+    chown "$other" "$T/theirs"
+    run "$MPRUN" -n 1 --output-filename "$T/theirs" true
+    if [ $RC = 1 ] && grep -q "belongs to uid $(id -u "$other"), not to you" "$T/err"
+    then pass output-filename-other-users-dir-refused
+    else fail output-filename-other-users-dir-refused "rc=$RC stderr '$ERR'"; fi
+    rm -rf "$pub"
+else
+    for n in other-user-cannot-read-job-files other-user-cannot-join-job output-filename-other-users-dir-refused; do
+        skip "$n" "needs root and a second local user"
+    done
+fi
 
 summary
