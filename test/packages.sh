@@ -1,6 +1,8 @@
 # The Debian packages MPR builds and tests with; sourced by setup.sh and test/run-tests.sh.
+# cmake, meson, ninja-build, man-db and groff-base: the projects and man pages
+# test/launcher/build-discovery.sh builds and renders against an installed MPR.
 MPR_PACKAGES="build-essential autoconf automake libtool pkg-config libpmix-dev libhwloc-dev
-  libibverbs-dev ibverbs-providers catch2"
+  libibverbs-dev ibverbs-providers catch2 cmake meson ninja-build man-db groff-base"
 
 mpr_install_packages() {
   local missing="" p
