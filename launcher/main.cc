@@ -16,6 +16,7 @@
 #include "common/log.h"
 #include "common/params.h"
 #include "launcher/cleanup.h"
+#include "launcher/info.h"
 #include "launcher/job.h"
 #include "launcher/options.h"
 #include "launcher/phase_log.h"

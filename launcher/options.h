@@ -116,7 +116,5 @@ void print_help(std::FILE* out);
 void print_version(std::FILE* out);
 /// Every MPR_* tunable from common::param_table() with its default and meaning.
 void print_params(std::FILE* out);
-/// How MPR was built (launcher/info.cc).
-void print_info(std::FILE* out);
 
 }  // namespace mpr::launch

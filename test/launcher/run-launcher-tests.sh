@@ -90,11 +90,21 @@ missing=""
 for opt in "-n N" "-np N" "--np N" "-x VAR" "-x VAR=value" --tag-output --verbose --params \
     --version --help --oversubscribe --allow-run-as-root --map-by --bind-to --cpus-per-rank \
     --report-bindings --stdin --timeout --startup-timeout --output-filename --debug-startup \
-    --hostfile --machinefile "-H LIST" --host --help-params; do
+    --hostfile --machinefile "-H LIST" --host --help-params -wdir --wdir --wd -genv -env \
+    -genvall -genvlist -genvnone -envlist "-f FILE" -hosts -ppn --npernode "-N N" \
+    --timestamp-output --display-map --merge-stderr-to-stdout --prefix "-q" "-l" --rankfile \
+    --cpu-set --use-hwthread-cpus "ppr:N" "PE=N" hwthread --mca --info MPIEXEC_TIMEOUT \
+    MPR_LOCAL_RANK OMPI_COMM_WORLD_RANK MPI_LOCALRANKID "MPMD"; do
     grep -q -e "$opt" "$T/out" || missing="$missing $opt"
 done
 if [ $RC = 0 ] && [ -z "$missing" ]; then pass help-lists-every-option
 else fail help-lists-every-option "rc=$RC, not documented:$missing"; fi
+
+run "$MPRUN" --info
+if [ $RC = 0 ] && grep -q "^  MPR version: *$want_version\$" "$T/out" && grep -q '^  PMIx: *built with' "$T/out" &&
+    grep -q '^  Backends built: .*shm' "$T/out" && grep -q '^  MPR_SHM_EAGER_LIMIT ' "$T/out"
+then pass info-build-report
+else fail info-build-report "rc=$RC output '$OUT'"; fi
 
 run "$MPRUN" --params
 missing=""
