@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # MPR's test command. Installs what is missing (Debian 12, root), builds, and runs every stage:
 # unit tests, launcher tests, MPI jobs at several sizes and on each transport, failure behaviour,
-# the compiler wrapper, an ASan+UBSan build of all of it, and the soft-RoCE VM suite.
+# the compiler wrapper, build systems finding an installed MPR, an ASan+UBSan build of all of
+# it, and the soft-RoCE VM suite.
 # Prints one "PASS name" / "FAIL name: why" line per test (logs in <build>/test-logs/) and ends
 # with "N passed, N failed[, N skipped]"; exits non-zero if anything failed. See test/README.md.
 #
@@ -365,6 +366,13 @@ else
 
   stage "compiler wrapper"
   wrapper_check
+
+  stage "build systems: CMake, Autotools, Meson, pkg-config against a staged install; man pages"
+  if [ -z "${MPR_TEST_LAUNCHER:-}" ]; then
+    relay_counted build-discovery 900 bash "$top/test/launcher/build-discovery.sh" "$build_dir"
+  else
+    skip build-discovery "MPR_TEST_LAUNCHER is set (the checks install and run MPR's own build)"
+  fi
 
   if [ "$quick" = 1 ]; then
     skip "asan" "--quick"

@@ -989,13 +989,20 @@ shim() {
     ${CC:-cc} -shared -fPIC -o "$T/$1.so" "$srcroot/test/launcher/$1.c" -ldl 2>/dev/null &&
         echo "$T/$1.so"
 }
+# preload PROG SHIM: the LD_PRELOAD value that puts SHIM under PROG; a sanitizer build's
+# runtime must come first in the list.
+preload() {
+    local san
+    san=$(ldd "$1" 2>/dev/null | awk '/lib[at]san/ { print $3; exit }')
+    echo "${san:+$san:}$2"
+}
 FENCE_SHIM=$(shim fence_shim)
 
 # A rank that dies as it enters MPI_Init's fence: no rank gets past MPI_Init. The others wait
 # a little first, so the dead rank is gone before they fence (the server then drops it from
 # the count and, unchecked, completes the fence without it).
 if [ -n "$FENCE_SHIM" ] && [ -x "$HELLO" ]; then
-    run "$MPRUN" -n 4 -x LD_PRELOAD="$FENCE_SHIM" -x SHIM_FENCE_VICTIM=2 -x SHIM_FENCE_DELAY_MS=30 "$HELLO"
+    run "$MPRUN" -n 4 -x LD_PRELOAD="$(preload "$HELLO" "$FENCE_SHIM")" -x SHIM_FENCE_VICTIM=2 -x SHIM_FENCE_DELAY_MS=30 "$HELLO"
     if [ $RC != 0 ] && ! grep -q Hello "$T/out" && grep -q 'rank 2 .*killed by signal 9' "$T/err" &&
         [ "$(grep -c 'MPI_Init: PMIx_Fence failed' "$T/err")" -ge 1 ]
     then pass startup-fence-death-fails-every-rank
@@ -1027,7 +1034,7 @@ cp "$PROBE" "$T/probe" 2>/dev/null
 kill9_at at-start 0.02 -n 2 "$T/probe" hang
 kill9_at running 1.5 -n 2 "$T/probe" hang
 if [ -n "$FENCE_SHIM" ]; then
-    kill9_at in-mpi-init 1 -n 3 -x LD_PRELOAD="$FENCE_SHIM" -x SHIM_FENCE_STALL=1 -x SHIM_FENCE_STALL_S=20 "$T/probe" hang
+    kill9_at in-mpi-init 1 -n 3 -x LD_PRELOAD="$(preload "$T/probe" "$FENCE_SHIM")" -x SHIM_FENCE_STALL=1 -x SHIM_FENCE_STALL_S=20 "$T/probe" hang
 else
     skip kill9-mprun-in-mpi-init-leaves-nothing "no C compiler for the shim"
 fi
@@ -1062,7 +1069,8 @@ if [ "$(id -u)" = 0 ] && { id "$other" >/dev/null 2>&1 || useradd -M -r -s /usr/
     else fail other-user-cannot-read-job-files "readable:$readable ($nobj objects)"; fi
     if [ -n "$FAKE_UID" ]; then
         # shellcheck disable=SC2046
-        as_other env -i $(cat "$pub/env") SHIM_FAKE_UID="$(id -u)" LD_PRELOAD="$pub/fake_uid.so" \
+        as_other env -i $(cat "$pub/env") SHIM_FAKE_UID="$(id -u)" \
+            LD_PRELOAD="$(preload "$pub/client" "$pub/fake_uid.so")" \
             "$pub/client" abort 0 7 >/dev/null 2>&1
         intruder_rc=$?
         sleep 0.3
