@@ -340,6 +340,28 @@ void parse_map_spec(const std::string& spelled, const std::string& v, Options* o
   }
 }
 
+/// The options that only switch something on, under each of their spellings.
+bool Options::*flag_option(const std::string& name) {
+  static const std::pair<const char*, bool Options::*> kFlags[] = {
+      {"report-bindings", &Options::report_bindings},
+      {"display-map", &Options::display_map},
+      {"debug-startup", &Options::debug_startup},
+      {"tag-output", &Options::tag_output},
+      {"l", &Options::tag_output},
+      {"prepend-rank", &Options::tag_output},
+      {"timestamp-output", &Options::timestamp_output},
+      {"merge-stderr-to-stdout", &Options::merge_stderr},
+      {"verbose", &Options::verbose},
+      {"v", &Options::verbose},
+      {"q", &Options::quiet},
+      {"quiet", &Options::quiet},
+      {"use-hwthread-cpus", &Options::use_hwthreads},
+  };
+  for (const auto& [spelling, member] : kFlags)
+    if (name == spelling) return member;
+  return nullptr;
+}
+
 std::string check_wdir(const std::string& spelled, const std::string& dir) {
   struct stat st;
   if (dir.empty()) throw UsageError(spelled + " needs a directory, got ''");
@@ -440,7 +462,10 @@ Options parse_options(int argc, char** argv) {
         return var + "=" + take_value(what);
       };
 
-      if (name == "n" || name == "np" || name == "c") {
+      if (bool Options::* flag = flag_option(name)) {
+        no_value();
+        opts.*flag = true;
+      } else if (name == "n" || name == "np" || name == "c") {
         std::string v = take_value("a number of ranks");
         app.nprocs = parse_rank_count(spelled, v);
         app.nprocs_given = true;
@@ -481,9 +506,6 @@ Options parse_options(int argc, char** argv) {
         std::string v = take_value("a number of cores");
         opts.cpus_per_rank = static_cast<int>(parse_positive(spelled, v, "a number of cores", 4096));
         seen.note("cpus-per-rank", spelled, std::to_string(opts.cpus_per_rank));
-      } else if (name == "use-hwthread-cpus") {
-        no_value();
-        opts.use_hwthreads = true;
       } else if (name == "cpu-set" || name == "cpu-list") {
         std::string v = take_value("a list of CPUs (0-3,6)");
         if (v.empty() || v.find_first_not_of("0123456789,-") != std::string::npos)
@@ -497,12 +519,6 @@ Options parse_options(int argc, char** argv) {
         std::string v = take_value("a number of ranks per node");
         opts.ranks_per_node = parse_rank_count(spelled, v);
         seen.note("ppn", spelled, v);
-      } else if (name == "report-bindings") {
-        no_value();
-        opts.report_bindings = true;
-      } else if (name == "display-map") {
-        no_value();
-        opts.display_map = true;
       } else if (name == "stdin") {
         std::string v = take_value("none, all or a rank");
         if (v == "none") {
@@ -544,24 +560,6 @@ Options parse_options(int argc, char** argv) {
       } else if (name == "mca" || name == "gmca") {
         std::string key = take_value("a parameter name and a value");
         translate_mca(spelled, key, take_value("a parameter name and a value"), &opts);
-      } else if (name == "debug-startup") {
-        no_value();
-        opts.debug_startup = true;
-      } else if (name == "tag-output" || name == "l" || name == "prepend-rank") {
-        no_value();
-        opts.tag_output = true;
-      } else if (name == "timestamp-output") {
-        no_value();
-        opts.timestamp_output = true;
-      } else if (name == "merge-stderr-to-stdout") {
-        no_value();
-        opts.merge_stderr = true;
-      } else if (name == "verbose" || name == "v") {
-        no_value();
-        opts.verbose = true;
-      } else if (name == "q" || name == "quiet") {
-        no_value();
-        opts.quiet = true;
       } else if (name == "oversubscribe" || name == "allow-run-as-root") {
         // Accepted for scripts written for Open MPI: mprun always allows both.
         no_value();

@@ -183,17 +183,28 @@ void bind_rank(const Topology& topo, BindTo binding, hwloc_obj_type_t utype,
   }
 }
 
-/// --rankfile: each rank on the units its line names, bound to them (or as --bind-to says).
-Placement place_by_rankfile(const Topology& topo, const Options& opts, hwloc_obj_type_t utype,
-                            const std::vector<Obj>& units) {
+/// The binding to apply (kDefault resolved), oversubscription, one empty entry per rank, and
+/// the NUMA nodes or packages to bind to. Ranks that outnumber the cores wrap around them
+/// (with map-by core, rank r shares core r mod n with r + n, ...): an even placement that
+/// stays the same from run to run. Left unbound, the kernel picks which ranks share a core anew
+/// each run, and collectives follow that pairing, up to 3x apart from run to run when
+/// oversubscribed (docs/MEASUREMENTS.md).
+Placement start_placement(const Topology& topo, const Options& opts, std::vector<Obj>* bind_objs) {
   Placement out;
   out.binding = opts.bind_to == BindTo::kDefault ? BindTo::kCore : opts.bind_to;
   out.oversubscribed = opts.nprocs > topo.pus();
-  std::vector<Obj> bind_objs;
   if (out.binding == BindTo::kNuma || out.binding == BindTo::kPackage)
-    bind_objs =
+    *bind_objs =
         usable_objects(topo, out.binding == BindTo::kNuma ? HWLOC_OBJ_NUMANODE : HWLOC_OBJ_PACKAGE);
   out.ranks.resize(static_cast<size_t>(opts.nprocs));
+  return out;
+}
+
+/// --rankfile: each rank on the units its line names, bound to them (or as --bind-to says).
+Placement place_by_rankfile(const Topology& topo, const Options& opts, hwloc_obj_type_t utype,
+                            const std::vector<Obj>& units) {
+  std::vector<Obj> bind_objs;
+  Placement out = start_placement(topo, opts, &bind_objs);
   for (int r = 0; r < opts.nprocs; ++r) {
     std::vector<int> picked = rankfile_units(topo, units, opts.rankfile_slots[static_cast<size_t>(r)],
                                              opts.rankfile, r);
@@ -365,21 +376,10 @@ Placement place_ranks(const Topology& topo, const Options& opts) {
                      " are usable here");
   }
 
-  Placement out;
-  // Ranks that outnumber the cores wrap around them (with map-by core, rank r shares core
-  // r mod n with r + n, ...): an even placement that stays the same from run to run. Left
-  // unbound, the kernel picks which ranks share a core anew each run, and collectives follow
-  // that pairing, up to 3x apart from run to run when oversubscribed (docs/MEASUREMENTS.md).
-  out.binding = opts.bind_to == BindTo::kDefault ? BindTo::kCore : opts.bind_to;
-  out.oversubscribed = opts.nprocs > topo.pus();
-
   std::vector<Obj> bind_objs;
-  if (out.binding == BindTo::kNuma || out.binding == BindTo::kPackage)
-    bind_objs =
-        usable_objects(topo, out.binding == BindTo::kNuma ? HWLOC_OBJ_NUMANODE : HWLOC_OBJ_PACKAGE);
+  Placement out = start_placement(topo, opts, &bind_objs);
 
   size_t next = 0;
-  out.ranks.resize(static_cast<size_t>(opts.nprocs));
   for (RankPlacement& rank : out.ranks) {
     // Round-robin over the groups, skipping full ones; when all are full (oversubscribed)
     // start over from the first core of each.
