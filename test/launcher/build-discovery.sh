@@ -3,13 +3,14 @@
 # into a temporary staging directory (make install DESTDIR=...), and with only its bin directory
 # first on PATH a CMake project (find_package(MPI), MPI::MPI_C and MPI::MPI_CXX), an Autotools
 # project (configure.ac looking for mpicc, AC_CHECK_FUNCS([MPI_Init])) and Meson projects
-# (dependency('mpi') through PATH, through MPICC, and for C++) configure, build, link MPR's
+# (dependency('mpi') through PATH, through a native file, and for C++) configure, build, link MPR's
 # libmpi (not Open MPI's or MPICH's, installed too) and run under the staged mprun -n 2; the
 # pkg-config names mpi, mpi-c and mpi-cxx give MPR's flags; the wrappers take their compiler from
 # -cc=/-cxx=, MPR_CC, OMPI_CC, MPICH_CC in that order (a fake compiler records who ran);
 # mpic++ and mpiCC compile C++; the man pages render without warnings; uninstall removes it all.
 # Prints one line per check, "PASS name" or "FAIL name: why" ("SKIP name: why" when a tool is
-# missing), and exits non-zero if any check failed. Reporting and time limits come from
+# missing), and exits non-zero if any check failed; check names hold no ':', so relay_counted in
+# test/run-tests.sh names a failure as it names the pass. Reporting and time limits come from
 # test/lib/harness.sh. Needs no network: cmake, meson, ninja-build, man-db and groff-base are
 # Debian packages (test/packages.sh).
 #
@@ -70,9 +71,9 @@ else
 fi
 for l in mpic++ mpiCC; do
     if [ "$(readlink "$B/$l")" != mpicxx ]; then
-        fail "install: $l is a link to mpicxx" "$B/$l -> $(readlink "$B/$l" || echo 'not a link')"
+        fail "install/$l is a link to mpicxx" "$B/$l -> $(readlink "$B/$l" || echo 'not a link')"
     else
-        pass "install: $l is a link to mpicxx"
+        pass "install/$l is a link to mpicxx"
     fi
 done
 
@@ -150,22 +151,22 @@ runs_under_mprun() {
 link_and_run() {
     local name=$1 bin=$2 log=$3
     if [ ! -x "$bin" ]; then
-        fail "$name: built" "no $bin" "$log"
+        fail "$name/built" "no $bin" "$log"
         return
     fi
-    if linked_to_mpr "$bin"; then pass "$name: linked to MPR's libmpi"
-    else fail "$name: linked to MPR's libmpi" "$why"; fi
-    if runs_under_mprun "$bin" "$log.run"; then pass "$name: runs under mprun -n 2" "$took s"
-    else fail "$name: runs under mprun -n 2" "$why" "$log.run"; fi
+    if linked_to_mpr "$bin"; then pass "$name/linked to MPR's libmpi"
+    else fail "$name/linked to MPR's libmpi" "$why"; fi
+    if runs_under_mprun "$bin" "$log.run"; then pass "$name/runs under mprun -n 2" "$took s"
+    else fail "$name/runs under mprun -n 2" "$why" "$log.run"; fi
 }
 
 # ---- the wrappers -------------------------------------------------------------------------------
-name="wrappers: the staged ones are first on PATH and use the staged include and lib dirs"
+name="wrappers/the staged ones are first on PATH and use the staged include and lib dirs"
 got="$(command -v mpicc) $(mpicc --showme:incdirs) $(mpicxx --showme:libdirs)"
 if [ "$got" = "$B/mpicc $I $L" ]; then pass "$name"
 else fail "$name" "got '$got', expected '$B/mpicc $I $L'"; fi
 
-name="wrappers: MPICH-style -show, -compile_info, -link_info"
+name="wrappers/MPICH-style -show, -compile_info, -link_info"
 show=$(mpicc -show -c x.c)
 cinfo=$(mpicc -compile_info x.c)
 linfo=$(mpicc -link_info x.c)
@@ -203,32 +204,32 @@ for sfx in CC CXX; do
     # The variables' suffix: MPR_CC, OMPI_CC, MPICH_CC; MPR_CXX, OMPI_CXX, MPICH_CXX.
     if [ $sfx = CC ]; then w=mpicc opt=-cc want=cc; else w=mpicxx opt=-cxx want=c++; fi
     F=$T/fake
-    name="wrappers: $w with no variable runs $want"
+    name="wrappers/$w with no variable runs $want"
     if [ "$($w --showme:command)" = "$want" ]; then pass "$name"
     else fail "$name" "--showme:command printed '$($w --showme:command)'"; fi
-    name="wrappers: $w takes MPICH_$sfx"
+    name="wrappers/$w takes MPICH_$sfx"
     if compiled_by mpich $w "MPICH_$sfx=$F/fake-mpich" --; then pass "$name"; else fail "$name" "$why"; fi
-    name="wrappers: $w takes OMPI_$sfx over MPICH_$sfx"
+    name="wrappers/$w takes OMPI_$sfx over MPICH_$sfx"
     if compiled_by ompi $w "MPICH_$sfx=$F/fake-mpich" "OMPI_$sfx=$F/fake-ompi" --; then
         pass "$name"; else fail "$name" "$why"; fi
-    name="wrappers: $w takes MPR_$sfx over OMPI_$sfx"
+    name="wrappers/$w takes MPR_$sfx over OMPI_$sfx"
     if compiled_by mpr $w "MPICH_$sfx=$F/fake-mpich" "OMPI_$sfx=$F/fake-ompi" \
         "MPR_$sfx=$F/fake-mpr" --; then pass "$name"; else fail "$name" "$why"; fi
-    name="wrappers: $w takes $opt= over MPR_$sfx and does not pass it on"
+    name="wrappers/$w takes $opt= over MPR_$sfx and does not pass it on"
     if compiled_by opt $w "MPICH_$sfx=$F/fake-mpich" "OMPI_$sfx=$F/fake-ompi" \
         "MPR_$sfx=$F/fake-mpr" -- "$opt=$F/fake-opt"; then
         pass "$name"; else fail "$name" "$why"; fi
-    name="wrappers: $w -show names the $opt= compiler"
+    name="wrappers/$w -show names the $opt= compiler"
     got=$(MPR_CC=x MPR_CXX=x $w "$opt=$F/fake-opt" -show -c x.c)
     if [ "$got" = "$F/fake-opt -c x.c -I$I" ]; then pass "$name"; else fail "$name" "printed '$got'"; fi
 done
 
 for w in mpic++ mpiCC; do
-    name="wrappers: $w compiles and links C++"
+    name="wrappers/$w compiles and links C++"
     log=$(lg "$name")
     if "$w" -O2 -o "$T/hello-$w" "$T/src/hello.cc" >"$log" 2>&1; then
         pass "$name"
-        link_and_run "wrappers: $w program" "$T/hello-$w" "$log"
+        link_and_run "wrappers/$w program" "$T/hello-$w" "$log"
     else
         fail "$name" "$w -o hello hello.cc failed" "$log"
     fi
@@ -238,7 +239,7 @@ done
 if command -v pkg-config >/dev/null; then
     want_libs="-L$libdir -Wl,-rpath,$libdir -lmpi"
     for m in mpi mpi-c mpi-cxx; do
-        name="pkg-config: --cflags --libs $m are MPR's"
+        name="pkg-config/--cflags --libs $m are MPR's"
         got=$(PKG_CONFIG_PATH=$root$pkgconfigdir pkg-config --cflags --libs "$m" 2>&1)
         got=" $(tr -s ' \n' '  ' <<<"$got") " # one line, single spaces
         # pkg-config leaves out -I/usr/include, a directory the compiler searches anyway.
@@ -248,7 +249,7 @@ if command -v pkg-config >/dev/null; then
         elif [[ $got != *"$want_cflags"* ]]; then fail "$name" "got '$got', no -I$includedir"
         else pass "$name"; fi
     done
-    name="pkg-config: --define-prefix flags build a program against the staged MPR"
+    name="pkg-config/--define-prefix flags build a program against the staged MPR"
     log=$(lg "$name")
     # shellcheck disable=SC2046
     if cc -o "$T/hello-pc" "$T/src/hello.c" \
@@ -275,7 +276,7 @@ target_link_libraries(hello_c MPI::MPI_C)
 add_executable(hello_cxx hello.cc)
 target_link_libraries(hello_cxx MPI::MPI_CXX)
 EOF
-    name="cmake: find_package(MPI) configures with the staged wrappers and mpiexec"
+    name="cmake/find_package(MPI) configures with the staged wrappers and mpiexec"
     log=$(lg cmake)
     timed_run 180 cmake -S "$T/cmake" -B "$T/cmake/build" >"$log" 2>&1
     cache=$T/cmake/build/CMakeCache.txt
@@ -290,14 +291,14 @@ EOF
         fail "$name" "MPIEXEC_EXECUTABLE is '$(cvar MPIEXEC_EXECUTABLE)'" "$log"
     else
         pass "$name" "$took s"
-        name="cmake: builds MPI::MPI_C and MPI::MPI_CXX targets"
+        name="cmake/builds targets linked with MPI_C and MPI_CXX"
         timed_run 300 cmake --build "$T/cmake/build" >>"$log" 2>&1
         if [ "$rc" -ne 0 ]; then
             fail "$name" "cmake --build exited $rc" "$log"
         else
             pass "$name" "$took s"
-            link_and_run "cmake: MPI::MPI_C program" "$T/cmake/build/hello_c" "$log"
-            link_and_run "cmake: MPI::MPI_CXX program" "$T/cmake/build/hello_cxx" "$log.cxx"
+            link_and_run "cmake/C program (MPI_C)" "$T/cmake/build/hello_c" "$log"
+            link_and_run "cmake/C++ program (MPI_CXX)" "$T/cmake/build/hello_cxx" "$log.cxx"
         fi
     fi
 else
@@ -323,7 +324,7 @@ AC_CONFIG_FILES([Makefile])
 AC_OUTPUT
 EOF
     printf 'bin_PROGRAMS = hello\nhello_SOURCES = hello.c\n' >"$T/autotools/Makefile.am"
-    name="autotools: configure finds mpicc, mpi.h and MPI_Init"
+    name="autotools/configure finds mpicc, mpi.h and MPI_Init"
     log=$(lg autotools)
     ( cd "$T/autotools" && timeout 300 autoreconf -fi && timeout 300 ./configure ) >"$log" 2>&1
     arc=$?
@@ -333,10 +334,10 @@ EOF
         fail "$name" "config.log has no ac_cv_func_MPI_Init=yes" "$log"
     else
         pass "$name"
-        name="autotools: make builds"
+        name="autotools/make builds"
         if timeout 300 make -C "$T/autotools" >>"$log" 2>&1; then
             pass "$name"
-            link_and_run "autotools: program" "$T/autotools/hello" "$log"
+            link_and_run "autotools/program" "$T/autotools/hello" "$log"
         else
             fail "$name" "make failed" "$log"
         fi
@@ -368,35 +369,35 @@ meson_project() {
     local found
     found=$(sed -n 's/^.* found: YES (\(.*\)) .*$/\1/p' "$log" | head -n 1)
     if [ "$rc" -ne 0 ]; then
-        fail "$name: dependency('mpi') finds $(basename "$tool")" "meson setup exited $rc" "$log"
+        fail "$name/dependency('mpi') finds $(basename "$tool")" "meson setup exited $rc" "$log"
         return
     elif ! grep -q "^Run-time dependency MPI for $lang found: YES" "$log"; then
-        fail "$name: dependency('mpi') finds $(basename "$tool")" \
+        fail "$name/dependency('mpi') finds $(basename "$tool")" \
             "no 'Run-time dependency MPI for $lang found: YES' line" "$log"
         return
     elif [ "$found" != "$tool" ]; then
-        fail "$name: dependency('mpi') finds $(basename "$tool")" \
+        fail "$name/dependency('mpi') finds $(basename "$tool")" \
             "Meson took '$found', not $tool" "$log"
         return
     fi
-    pass "$name: dependency('mpi') finds $(basename "$tool")"
+    pass "$name/dependency('mpi') finds $(basename "$tool")"
     timed_run 300 ninja -C "$dir/build" >>"$log" 2>&1
     if [ "$rc" -ne 0 ]; then
-        fail "$name: builds" "ninja exited $rc" "$log"
+        fail "$name/builds" "ninja exited $rc" "$log"
         return
     fi
-    pass "$name: builds"
-    link_and_run "$name: program" "$dir/build/hello" "$log"
+    pass "$name/builds"
+    link_and_run "$name/program" "$dir/build/hello" "$log"
 }
 if command -v meson >/dev/null && command -v ninja >/dev/null; then
-    meson_project "meson: C, mpicc first on PATH" "$T/meson-path" c - "$B/mpicc"
+    meson_project "meson/C, mpicc first on PATH" "$T/meson-path" c - "$B/mpicc"
     # A native file names the wrapper, and PATH does not have the staged bin directory at all
     # (its mpicc is Open MPI's or MPICH's, if any). MPICC alone would not do: Meson takes the
     # highest version among $MPICC and the mpicc on PATH.
     printf "[binaries]\nmpicc = '%s'\n" "$B/mpicc" >"$T/native.ini"
-    PATH=${PATH#"$B":} meson_project "meson: C, native file [binaries] mpicc" "$T/meson-native" \
+    PATH=${PATH#"$B":} meson_project "meson/C, native file [binaries] mpicc" "$T/meson-native" \
         c - "$B/mpicc" --native-file "$T/native.ini"
-    meson_project "meson: C++, method config-tool, mpic++ first on PATH" "$T/meson-cxx" cpp \
+    meson_project "meson/C++, method config-tool, mpic++ first on PATH" "$T/meson-cxx" cpp \
         config-tool "$B/mpic++"
 else
     skip meson "meson or ninja not installed (apt-get install meson ninja-build)"
@@ -406,7 +407,7 @@ fi
 if command -v man >/dev/null && command -v groff >/dev/null; then
     for page in "1 mprun" "1 mpirun" "1 mpiexec" "1 mpicc" "1 mpicxx" "1 mpic++" "1 mpiCC" "7 mpr"; do
         read -r sect pg <<<"$page"
-        name="man: man -M <prefix>/share/man $sect $pg renders"
+        name="man/man -M <prefix>/share/man $sect $pg renders"
         log=$(lg "$name")
         MANWIDTH=80 man --warnings -M "$root$mandir" "$sect" "$pg" >"$log" 2>"$log.err"
         mrc=$?
@@ -424,7 +425,7 @@ else
 fi
 
 # ---- uninstall ----------------------------------------------------------------------------------
-name="uninstall: make uninstall DESTDIR=... leaves no file behind"
+name="uninstall/make uninstall DESTDIR=... leaves no file behind"
 log=$(lg uninstall)
 timed_run 300 make -C "$builddir" uninstall DESTDIR="$root" >"$log" 2>&1
 left=$(find "$root" ! -type d | head -n 5)
