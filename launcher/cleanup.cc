@@ -1,9 +1,11 @@
 #include "launcher/cleanup.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -12,18 +14,25 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
-#include <thread>
 #include <system_error>
+#include <thread>
 #include <vector>
 
 #include "common/shm_object.h"
 
 namespace mpr::launch {
 
-std::string make_private_tmpdir() {
+namespace {
+
+std::string tmpdir_base() {
   const char* base = std::getenv("TMPDIR");
-  std::string pattern = std::string(base && *base ? base : "/tmp") + "/mprun." +
-                        std::to_string(::getpid()) + ".XXXXXX";
+  return base && *base ? base : "/tmp";
+}
+
+}  // namespace
+
+std::string make_private_tmpdir() {
+  std::string pattern = tmpdir_base() + "/mprun." + std::to_string(::getpid()) + ".XXXXXX";
   std::vector<char> buf(pattern.begin(), pattern.end());
   buf.push_back('\0');
   if (!::mkdtemp(buf.data()))
@@ -52,7 +61,7 @@ bool is_zombie(pid_t pid) {
   return paren != std::string::npos && paren + 2 < text.size() && text[paren + 2] == 'Z';
 }
 
-[[noreturn]] void reaper_main(int in, const std::string& nspace) {
+[[noreturn]] void reaper_main(int in, const std::string& nspace, pid_t parent) {
   // Out of mprun's session: a terminal's Ctrl-C or a kill of mprun's process group must not
   // take the cleanup with it; no inherited stdio, so `out=$(mprun ...)` ends with mprun.
   ::setsid();
@@ -78,9 +87,12 @@ bool is_zombie(pid_t pid) {
   std::vector<pid_t> groups;
   bool done = false;
   while (std::getline(lines, line)) {
-    if (line == "done") done = true;
-    else if (line.rfind("tmpdir ", 0) == 0) tmpdir = line.substr(7);
-    else if (line.rfind("rank ", 0) == 0) groups.push_back(std::atoi(line.c_str() + 5));
+    if (line == "done")
+      done = true;
+    else if (line.rfind("tmpdir ", 0) == 0)
+      tmpdir = line.substr(7);
+    else if (line.rfind("rank ", 0) == 0)
+      groups.push_back(std::atoi(line.c_str() + 5));
   }
   if (done) ::_exit(0);
   for (pid_t g : groups)
@@ -97,6 +109,20 @@ bool is_zombie(pid_t pid) {
   }
   remove_job_shm(nspace);
   if (!tmpdir.empty()) remove_tree(tmpdir);
+  // mprun may have died after mkdtemp but before it told us the name: its tmpdirs are
+  // mprun.<pid>.XXXXXX (make_private_tmpdir), and only ours, owned by us, are removed.
+  const std::string base = tmpdir_base();
+  const std::string prefix = "mprun." + std::to_string(parent) + ".";
+  if (DIR* d = ::opendir(base.c_str())) {
+    while (dirent* e = ::readdir(d)) {
+      struct stat st;
+      const std::string path = base + "/" + e->d_name;
+      if (std::strncmp(e->d_name, prefix.c_str(), prefix.size()) == 0 &&
+          ::lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::geteuid())
+        remove_tree(path);
+    }
+    ::closedir(d);
+  }
   ::_exit(0);
 }
 
@@ -105,10 +131,11 @@ bool is_zombie(pid_t pid) {
 JobReaper::JobReaper(const std::string& nspace) {
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) return;
+  const pid_t parent = ::getpid();
   pid_t pid = ::fork();
   if (pid == 0) {
     ::close(fds[1]);
-    reaper_main(fds[0], nspace);
+    reaper_main(fds[0], nspace, parent);
   }
   ::close(fds[0]);
   if (pid < 0) {

@@ -109,8 +109,8 @@ void Job::check_deadlines() {
     }
     std::string cause = "job timed out after " + seconds_text(opts_.timeout_s) +
                         (opts_.timeout_from_env ? " (MPIEXEC_TIMEOUT): " : " (--timeout): ") +
-                        ranks_phrase(unfinished) + " of " +
-                        std::to_string(opts_.nprocs) + " had not finished";
+                        ranks_phrase(unfinished) + " of " + std::to_string(opts_.nprocs) +
+                        " had not finished";
     if (unfinished.size() == 1)
       cause += " (pid " + std::to_string(ranks_[unfinished[0]].pid.load()) + ")";
     if (!finalizing.empty()) cause += "; " + ranks_phrase(finalizing) + " in MPI_Finalize";

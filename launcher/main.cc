@@ -140,9 +140,8 @@ int run(const Options& opts, const Topology& topo, const Placement& placement, P
       for (int r = 0; r < opts.nprocs; ++r) {
         const AppContext& app = opts.app_of(r);
         lines += "  " + binding_report(r, placement.ranks[static_cast<size_t>(r)]) + ": " +
-                 (opts.apps.size() > 1
-                      ? "program " + std::to_string(&app - opts.apps.data()) + " "
-                      : std::string()) +
+                 (opts.apps.size() > 1 ? "program " + std::to_string(&app - opts.apps.data()) + " "
+                                       : std::string()) +
                  app.program_path + "\n";
       }
       std::fputs(lines.c_str(), stderr);
@@ -217,7 +216,8 @@ int main(int argc, char** argv) {
       break;
   }
   if (!opts.quiet)
-    for (const std::string& w : opts.warnings) std::fprintf(stderr, "mprun: warning: %s\n", w.c_str());
+    for (const std::string& w : opts.warnings)
+      std::fprintf(stderr, "mprun: warning: %s\n", w.c_str());
   if (opts.verbose) ::setenv("MPR_VERBOSE", "1", 1);
   if (opts.debug_startup) ::setenv("MPR_DEBUG_STARTUP", "1", 1);
   phases.enable(opts.debug_startup);
@@ -243,8 +243,8 @@ int main(int argc, char** argv) {
       // ppr:N:OBJ without -n: N ranks on every usable object.
       opts.nprocs = opts.apps[0].nprocs = ppr_slots(*topo, opts);
       if (opts.stdin_mode == StdinMode::kRank && opts.stdin_rank >= opts.nprocs)
-        throw UsageError("--stdin " + std::to_string(opts.stdin_rank) + " names no rank (the job has " +
-                         std::to_string(opts.nprocs) + " ranks)");
+        throw UsageError("--stdin " + std::to_string(opts.stdin_rank) +
+                         " names no rank (the job has " + std::to_string(opts.nprocs) + " ranks)");
     }
     placement = place_ranks(*topo, opts);
     if (!opts.output_dir.empty()) make_output_dir(opts.output_dir);

@@ -266,8 +266,10 @@ void translate_mca(const std::string& spelled, const std::string& key, const std
     std::vector<std::string> mine, unknown;
     for (const std::string& c : split_commas(exclude ? value.substr(1) : value)) {
       std::string m = btl_equivalent(c);
-      if (m.empty()) unknown.push_back(c);
-      else if (std::find(mine.begin(), mine.end(), m) == mine.end()) mine.push_back(m);
+      if (m.empty())
+        unknown.push_back(c);
+      else if (std::find(mine.begin(), mine.end(), m) == mine.end())
+        mine.push_back(m);
     }
     if (exclude) {
       std::vector<std::string> keep;
@@ -278,8 +280,9 @@ void translate_mca(const std::string& spelled, const std::string& key, const std
     std::string list;
     for (const std::string& m : mine) list += (list.empty() ? "" : ",") + m;
     if (list.empty()) {
-      opts->warnings.push_back(what + "no MPR backend matches; ignored (backends: self, shm, "
-                                      "verbs, tcp; see MPR_BTL in mprun --params)");
+      opts->warnings.push_back(what +
+                               "no MPR backend matches; ignored (backends: self, shm, "
+                               "verbs, tcp; see MPR_BTL in mprun --params)");
       return;
     }
     set("MPR_BTL", list);
@@ -291,22 +294,25 @@ void translate_mca(const std::string& spelled, const std::string& key, const std
     return set("MPR_TCP_IF_INCLUDE", value);
   if (key == "btl_tcp_if_exclude" || key == "oob_tcp_if_exclude")
     return set("MPR_TCP_IF_EXCLUDE", value);
-  if (key == "pml" || key == "mtl" || key == "osc" || key == "coll" || key == "btl_vader_single_copy_mechanism")
-    opts->warnings.push_back(what + "MPR has no MCA parameters and picks its protocols itself; "
-                                    "ignored (mprun --params lists MPR's tunables)");
+  if (key == "pml" || key == "mtl" || key == "osc" || key == "coll" ||
+      key == "btl_vader_single_copy_mechanism")
+    opts->warnings.push_back(what +
+                             "MPR has no MCA parameters and picks its protocols itself; "
+                             "ignored (mprun --params lists MPR's tunables)");
   else
-    opts->warnings.push_back(what + "MPR has no MCA parameters; ignored (mprun --params lists "
-                                    "MPR's tunables)");
+    opts->warnings.push_back(what +
+                             "MPR has no MCA parameters; ignored (mprun --params lists "
+                             "MPR's tunables)");
 }
 
 /// --map-by OBJ[:PE=N][:modifier...] or ppr:N:OBJ[:PE=N], as Open MPI spells them.
-void parse_map_spec(const std::string& spelled, const std::string& v, Options* opts,
-                    int* pe) {
+void parse_map_spec(const std::string& spelled, const std::string& v, Options* opts, int* pe) {
   std::vector<std::string> parts;
   size_t start = 0;
   for (;;) {
     size_t colon = v.find(':', start);
-    parts.push_back(v.substr(start, colon == std::string::npos ? std::string::npos : colon - start));
+    parts.push_back(
+        v.substr(start, colon == std::string::npos ? std::string::npos : colon - start));
     if (colon == std::string::npos) break;
     start = colon + 1;
   }
@@ -318,8 +324,8 @@ void parse_map_spec(const std::string& spelled, const std::string& v, Options* o
   if (lower(parts[0]) == "ppr") {
     if (parts.size() < 3)
       throw UsageError(spelled + " ppr needs ppr:N:core|numa|package|node, got '" + v + "'");
-    opts->ppr = static_cast<int>(parse_positive(spelled + " ppr", parts[1], "a number of ranks",
-                                                kMaxRanks));
+    opts->ppr = static_cast<int>(
+        parse_positive(spelled + " ppr", parts[1], "a number of ranks", kMaxRanks));
     opts->map_by = parse_map_by(lower(parts[2]));
     next = 3;
   } else {
@@ -328,8 +334,8 @@ void parse_map_spec(const std::string& spelled, const std::string& v, Options* o
   for (; next < parts.size(); ++next) {
     std::string m = lower(parts[next]);
     if (m.rfind("pe=", 0) == 0) {
-      *pe = static_cast<int>(parse_positive(spelled + " PE", parts[next].substr(3),
-                                            "a number of cores", 4096));
+      *pe = static_cast<int>(
+          parse_positive(spelled + " PE", parts[next].substr(3), "a number of cores", 4096));
     } else if (m == "oversubscribe" || m == "nooversubscribe" || m == "span" || m == "nolocal" ||
                m == "inherit" || m == "noinherit" || m == "fill") {
       // Placement on one node is the same with or without these.
@@ -392,11 +398,11 @@ std::vector<std::string> read_rankfile(const std::string& path) {
     if (w1 != "rank" || eq == std::string::npos || w3.rfind("slot=", 0) != 0)
       throw fail("cannot parse '" + line + "' (expected: rank N=host slot=SPEC)");
     std::string num = w2.substr(0, eq), host = w2.substr(eq + 1);
-    if (num.empty() || num.find_first_not_of("0123456789") != std::string::npos ||
-        num.size() > 6)
+    if (num.empty() || num.find_first_not_of("0123456789") != std::string::npos || num.size() > 6)
       throw fail("'" + num + "' is not a rank number");
     if (host != "+n0" && !is_this_node(host))
-      throw fail("host '" + host + "' is not this node (mprun starts ranks on this node only; "
+      throw fail("host '" + host +
+                 "' is not this node (mprun starts ranks on this node only; "
                  "across nodes run the job with srun --mpi=pmix)");
     std::string spec = w3.substr(5);
     if (spec.empty() || spec.find_first_not_of("0123456789,-:") != std::string::npos)
@@ -462,7 +468,7 @@ Options parse_options(int argc, char** argv) {
         return var + "=" + take_value(what);
       };
 
-      if (bool Options::* flag = flag_option(name)) {
+      if (bool Options::*flag = flag_option(name)) {
         no_value();
         opts.*flag = true;
       } else if (name == "n" || name == "np" || name == "c") {
@@ -474,8 +480,10 @@ Options parse_options(int argc, char** argv) {
         std::string spec = take_value("VAR or VAR=value");
         if (!valid_env_name(spec.substr(0, spec.find('='))))
           throw UsageError("-x needs VAR or VAR=value, got '" + spec + "'");
-        if (spec.find('=') == std::string::npos) add_current_value(spec, &app.exports);
-        else app.exports.push_back(spec);
+        if (spec.find('=') == std::string::npos)
+          add_current_value(spec, &app.exports);
+        else
+          app.exports.push_back(spec);
       } else if (name == "env") {
         app.exports.push_back(env_setting("VAR value"));
       } else if (name == "envlist") {
@@ -504,7 +512,8 @@ Options parse_options(int argc, char** argv) {
         seen.note("bind-to", spelled, bind_to_name(opts.bind_to));
       } else if (name == "cpus-per-rank" || name == "cpus-per-proc") {
         std::string v = take_value("a number of cores");
-        opts.cpus_per_rank = static_cast<int>(parse_positive(spelled, v, "a number of cores", 4096));
+        opts.cpus_per_rank =
+            static_cast<int>(parse_positive(spelled, v, "a number of cores", 4096));
         seen.note("cpus-per-rank", spelled, std::to_string(opts.cpus_per_rank));
       } else if (name == "cpu-set" || name == "cpu-list") {
         std::string v = take_value("a list of CPUs (0-3,6)");
@@ -621,10 +630,10 @@ Options parse_options(int argc, char** argv) {
     // As Open MPI's and MPICH's mpirun: inside an allocation, its tasks (or its CPUs).
     const int slurm_ranks = alloc.default_ranks();
     int n = !opts.rankfile_slots.empty() ? static_cast<int>(opts.rankfile_slots.size())
-            : opts.slots > 0            ? opts.slots
-            : opts.ranks_per_node > 0   ? opts.ranks_per_node * (across_nodes ? alloc.nodes : 1)
-            : slurm_ranks > 0           ? slurm_ranks
-                                        : usable_cpus();
+            : opts.slots > 0             ? opts.slots
+            : opts.ranks_per_node > 0    ? opts.ranks_per_node * (across_nodes ? alloc.nodes : 1)
+            : slurm_ranks > 0            ? slurm_ranks
+                                         : usable_cpus();
     opts.apps[0].nprocs = n;
   }
   opts.nprocs = 0;
@@ -637,14 +646,13 @@ Options parse_options(int argc, char** argv) {
   }
   opts.nprocs_given = opts.apps.size() > 1 || opts.apps[0].nprocs_given;
   if (opts.ranks_per_node > 0 && !across_nodes && opts.nprocs > opts.ranks_per_node)
-    throw UsageError(seen.spelled("ppn") + " " + std::to_string(opts.ranks_per_node) +
-                     " allows " + std::to_string(opts.ranks_per_node) +
+    throw UsageError(seen.spelled("ppn") + " " + std::to_string(opts.ranks_per_node) + " allows " +
+                     std::to_string(opts.ranks_per_node) +
                      (opts.ranks_per_node == 1 ? " rank" : " ranks") +
                      " on this node, but the job has " + std::to_string(opts.nprocs) +
                      " (mprun starts ranks on this node only; inside a Slurm allocation of "
                      "several nodes it runs them with srun)");
-  if (!opts.rankfile_slots.empty() &&
-      opts.nprocs > static_cast<int>(opts.rankfile_slots.size()))
+  if (!opts.rankfile_slots.empty() && opts.nprocs > static_cast<int>(opts.rankfile_slots.size()))
     throw UsageError("rankfile " + opts.rankfile + " gives slots for " +
                      std::to_string(opts.rankfile_slots.size()) + " ranks, but the job has " +
                      std::to_string(opts.nprocs));
@@ -662,8 +670,7 @@ Options parse_options(int argc, char** argv) {
   }
   opts.debug_startup = opts.debug_startup || common::param_bool("MPR_DEBUG_STARTUP");
   opts.exports = opts.global_exports;
-  opts.exports.insert(opts.exports.end(), opts.apps[0].exports.begin(),
-                      opts.apps[0].exports.end());
+  opts.exports.insert(opts.exports.end(), opts.apps[0].exports.begin(), opts.apps[0].exports.end());
   opts.program_path = opts.apps[0].program_path;
   opts.program_argv = opts.apps[0].program_argv;
   return opts;

@@ -54,9 +54,9 @@ struct Options {
   double startup_timeout_s = 0;  ///< per startup step; 0 = none (MPR_STARTUP_TIMEOUT default)
   /// --timeout came from MPIEXEC_TIMEOUT (named in the timeout message).
   bool timeout_from_env = false;
-  std::string output_dir;        ///< --output-filename; empty = forward to mprun's stdout/err
-  int slots = 0;                 ///< from --hostfile/--host; 0 = not given
-  bool hosts_given = false;      ///< --hostfile or --host: never hand the job to srun
+  std::string output_dir;         ///< --output-filename; empty = forward to mprun's stdout/err
+  int slots = 0;                  ///< from --hostfile/--host; 0 = not given
+  bool hosts_given = false;       ///< --hostfile or --host: never hand the job to srun
   bool timestamp_output = false;  ///< --timestamp-output
   bool merge_stderr = false;      ///< --merge-stderr-to-stdout
   bool display_map = false;       ///< --display-map
@@ -65,8 +65,8 @@ struct Options {
   int ppr = 0;                    ///< --map-by ppr:N:obj: N ranks per object; 0 = not given
   int ranks_per_node = 0;         ///< -ppn / --npernode / -N; 0 = not given
   std::string cpu_set;            ///< --cpu-set: the PUs the job may use ("0-3,6")
-  std::string prefix;             ///< --prefix: DIR/bin and DIR/lib go first in PATH, LD_LIBRARY_PATH
-  bool env_none = false;          ///< -genvnone: ranks get only the variables set explicitly
+  std::string prefix;     ///< --prefix: DIR/bin and DIR/lib go first in PATH, LD_LIBRARY_PATH
+  bool env_none = false;  ///< -genvnone: ranks get only the variables set explicitly
   /// --rankfile: slot spec of each rank ("2", "0-1", "1:0"), index = rank.
   std::vector<std::string> rankfile_slots;
   std::string rankfile;  ///< its name, for messages

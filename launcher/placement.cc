@@ -65,7 +65,8 @@ std::vector<int> rankfile_units(const Topology& topo, const std::vector<Obj>& un
     if (package >= static_cast<int>(packs.size()))
       throw fail("this node has " + std::to_string(packs.size()) + " usable package(s)");
     for (size_t u = 0; u < units.size(); ++u)
-      if (hwloc_bitmap_intersects(units[u].cpus.get(), packs[static_cast<size_t>(package)].cpus.get()))
+      if (hwloc_bitmap_intersects(units[u].cpus.get(),
+                                  packs[static_cast<size_t>(package)].cpus.get()))
         candidates.push_back(static_cast<int>(u));
   }
   CpuSet want;
@@ -75,8 +76,10 @@ std::vector<int> rankfile_units(const Topology& topo, const std::vector<Obj>& un
   unsigned id;
   bool bad = false;
   hwloc_bitmap_foreach_begin(id, want.get()) {
-    if (id >= candidates.size()) bad = true;
-    else out.push_back(candidates[id]);
+    if (id >= candidates.size())
+      bad = true;
+    else
+      out.push_back(candidates[id]);
   }
   hwloc_bitmap_foreach_end();
   if (bad)
@@ -206,8 +209,8 @@ Placement place_by_rankfile(const Topology& topo, const Options& opts, hwloc_obj
   std::vector<Obj> bind_objs;
   Placement out = start_placement(topo, opts, &bind_objs);
   for (int r = 0; r < opts.nprocs; ++r) {
-    std::vector<int> picked = rankfile_units(topo, units, opts.rankfile_slots[static_cast<size_t>(r)],
-                                             opts.rankfile, r);
+    std::vector<int> picked =
+        rankfile_units(topo, units, opts.rankfile_slots[static_cast<size_t>(r)], opts.rankfile, r);
     bind_rank(topo, out.binding, utype, units, picked, bind_objs,
               &out.ranks[static_cast<size_t>(r)]);
   }
@@ -312,8 +315,8 @@ void Topology::restrict_to(const std::string& list) {
   CpuSet left(allowed_.get());
   hwloc_bitmap_and(left.get(), left.get(), want.get());
   if (left.empty())
-    throw UsageError("--cpu-set " + list + ": none of these CPUs is usable here (usable: " +
-                     allowed_.list() + ")");
+    throw UsageError("--cpu-set " + list +
+                     ": none of these CPUs is usable here (usable: " + allowed_.list() + ")");
   allowed_ = left;
 }
 
@@ -344,8 +347,8 @@ Placement place_ranks(const Topology& topo, const Options& opts) {
     // ppr:N:core: every core is an object of its own.
     for (size_t c = 0; c < cores.size(); ++c) groups.push_back({static_cast<int>(c)});
   } else {
-    groups = mapping_groups(topo, opts.map_by == MapBy::kHwthread ? MapBy::kCore : opts.map_by,
-                            cores);
+    groups =
+        mapping_groups(topo, opts.map_by == MapBy::kHwthread ? MapBy::kCore : opts.map_by, cores);
   }
 
   std::vector<int> capacity(groups.size()), used(groups.size(), 0);

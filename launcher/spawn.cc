@@ -180,9 +180,8 @@ RankProcess spawn_rank(const RankLaunch& how) {
   if (pid < 0)
     throw std::system_error(errno, std::generic_category(), "fork for rank " + rank_text);
   if (pid == 0)
-    exec_child(app.program_path.c_str(), argv.data(), how.env, parent, how.stdin_fd, out_fd,
-               err_fd, how.affinity, rank_text.c_str(),
-               app.wdir.empty() ? nullptr : app.wdir.c_str());
+    exec_child(app.program_path.c_str(), argv.data(), how.env, parent, how.stdin_fd, out_fd, err_fd,
+               how.affinity, rank_text.c_str(), app.wdir.empty() ? nullptr : app.wdir.c_str());
   // Also set here, so the group exists before mprun may signal it.
   ::setpgid(pid, pid);
   proc.pid = pid;
@@ -194,8 +193,8 @@ namespace {
 /// A directory mprun may write its output files in: a real directory (fd opened without
 /// following a link when `nofollow`) that belongs to mprun's user.
 UniqueFd open_own_dir(int at, const std::string& name, const std::string& shown, bool nofollow) {
-  UniqueFd fd(::openat(at, name.c_str(),
-                       O_RDONLY | O_DIRECTORY | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0)));
+  UniqueFd fd(
+      ::openat(at, name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0)));
   if (!fd.valid()) {
     if (errno == ELOOP || errno == ENOTDIR)
       throw UsageError("--output-filename: '" + shown +
@@ -222,16 +221,16 @@ UniqueFd open_output_file(int dir, const std::string& name, const std::string& s
                        O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0644));
   if (!fd.valid()) {
     int err = errno;
-    throw std::system_error(err, std::generic_category(),
-                            err == ELOOP ? "refusing to follow the symbolic link " + shown
-                                         : "open " + shown);
+    throw std::system_error(
+        err, std::generic_category(),
+        err == ELOOP ? "refusing to follow the symbolic link " + shown : "open " + shown);
   }
   struct stat st;
   if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1 ||
       st.st_uid != ::geteuid())
-    throw std::system_error(EPERM, std::generic_category(),
-                            "refusing to overwrite " + shown +
-                                " (not a regular file of yours with a single link)");
+    throw std::system_error(
+        EPERM, std::generic_category(),
+        "refusing to overwrite " + shown + " (not a regular file of yours with a single link)");
   if (::ftruncate(fd.get(), 0) != 0 ||
       ::fcntl(fd.get(), F_SETFL, ::fcntl(fd.get(), F_GETFL) & ~O_NONBLOCK) != 0)
     throw std::system_error(errno, std::generic_category(), "truncate " + shown);

@@ -58,11 +58,11 @@ struct RankProcess {
   UniqueFd err;  ///< read end of the rank's stderr (invalid with an output file)
 };
 
-/// Forks and execs how.app's program as described by `how`, in its working directory. The child gets default signal
-/// dispositions and an empty signal mask, its CPU binding, dies with SIGKILL when mprun dies,
-/// and leads its own process group (so signals reach its children). A binding or exec failure
-/// is printed by the child, which then exits 127. Throws std::system_error if pipes or fork
-/// fail.
+/// Forks and execs how.app's program as described by `how`, in its working directory. The child
+/// gets default signal dispositions and an empty signal mask, its CPU binding, dies with SIGKILL
+/// when mprun dies, and leads its own process group (so signals reach its children). A binding or
+/// exec failure is printed by the child, which then exits 127. Throws std::system_error if pipes or
+/// fork fail.
 RankProcess spawn_rank(const RankLaunch& how);
 
 /// Creates `dir` (and missing parents, mode 0755) and dir/1 for --output-filename. An existing

@@ -599,9 +599,9 @@ std::string VerbsBtl::describe() const {
     << max_inline_ << " B, eager limit " << format_bytes(caps_.eager_limit) << ", max AM "
     << format_bytes(caps_.max_am_size) << ", " << cfg_.credits << " credits/peer, RDMA chunk "
     << format_bytes(rdma_chunk_) << ", " << atomics_why_ << ", rcache " << validation_ << ", "
-    << g_fork_note << "; QP timeout " << cfg_.timeout << " x" << cfg_.retry_cnt + 1
-    << ", SL " << service_level() << ", traffic class " << traffic_class()
-    << ", keepalive " << (cfg_.keepalive_ms ? std::to_string(cfg_.keepalive_ms) + " ms" : "off");
+    << g_fork_note << "; QP timeout " << cfg_.timeout << " x" << cfg_.retry_cnt + 1 << ", SL "
+    << service_level() << ", traffic class " << traffic_class() << ", keepalive "
+    << (cfg_.keepalive_ms ? std::to_string(cfg_.keepalive_ms) + " ms" : "off");
   return o.str();
 }
 
@@ -620,9 +620,9 @@ void VerbsBtl::finalize() {
         (unsigned long long)stats_.credit_writes, (unsigned long long)stats_.rdma_ops,
         (unsigned long long)stats_.rdma_bytes, (unsigned long long)stats_.atomics,
         (unsigned long long)stats_.retry_atomic_slots, (unsigned long long)stats_.connects,
-        (unsigned long long)stats_.keepalives,
-        (unsigned long long)rs.hits, (unsigned long long)rs.misses,
-        (unsigned long long)rs.evictions, (unsigned long long)rs.invalidations);
+        (unsigned long long)stats_.keepalives, (unsigned long long)rs.hits,
+        (unsigned long long)rs.misses, (unsigned long long)rs.evictions,
+        (unsigned long long)rs.invalidations);
   }
   release();
   finalized_ = true;

@@ -280,7 +280,7 @@ class VerbsBtl final : public Btl {
   uint64_t job_tag_ = 0;
   bool finalized_ = false;
   bool in_progress_ = false;
-  uint32_t progress_calls_ = 0;    ///< progress() calls since the clock was last read
+  uint32_t progress_calls_ = 0;  ///< progress() calls since the clock was last read
   Clock::time_point next_keepalive_{};
 
   size_t max_inline_ = 0;

@@ -21,7 +21,8 @@ int check_any_type(const char* fn, Comm* comm, MPI_Datatype h, Datatype** out) {
     return raise_error(comm, MPI_ERR_TYPE, fn, "invalid datatype handle %p", static_cast<void*>(h));
   }
   if (!(*out)->committed)
-    return raise_error(comm, MPI_ERR_TYPE, fn, "datatype %s is not committed", (*out)->label().c_str());
+    return raise_error(comm, MPI_ERR_TYPE, fn, "datatype %s is not committed",
+                       (*out)->label().c_str());
   return MPI_SUCCESS;
 }
 

@@ -239,18 +239,41 @@ std::string Datatype::label() const {
   if (name && *name) return name;
   const char* how = "derived";
   switch (combiner) {
-    case MPI_COMBINER_CONTIGUOUS: how = "MPI_Type_contiguous"; break;
-    case MPI_COMBINER_VECTOR: how = "MPI_Type_vector"; break;
-    case MPI_COMBINER_HVECTOR: how = "MPI_Type_create_hvector"; break;
-    case MPI_COMBINER_INDEXED: how = "MPI_Type_indexed"; break;
-    case MPI_COMBINER_HINDEXED: how = "MPI_Type_create_hindexed"; break;
-    case MPI_COMBINER_INDEXED_BLOCK: how = "MPI_Type_create_indexed_block"; break;
-    case MPI_COMBINER_HINDEXED_BLOCK: how = "MPI_Type_create_hindexed_block"; break;
-    case MPI_COMBINER_STRUCT: how = "MPI_Type_create_struct"; break;
-    case MPI_COMBINER_SUBARRAY: how = "MPI_Type_create_subarray"; break;
-    case MPI_COMBINER_RESIZED: how = "MPI_Type_create_resized"; break;
-    case MPI_COMBINER_DUP: how = "MPI_Type_dup"; break;
-    default: break;
+    case MPI_COMBINER_CONTIGUOUS:
+      how = "MPI_Type_contiguous";
+      break;
+    case MPI_COMBINER_VECTOR:
+      how = "MPI_Type_vector";
+      break;
+    case MPI_COMBINER_HVECTOR:
+      how = "MPI_Type_create_hvector";
+      break;
+    case MPI_COMBINER_INDEXED:
+      how = "MPI_Type_indexed";
+      break;
+    case MPI_COMBINER_HINDEXED:
+      how = "MPI_Type_create_hindexed";
+      break;
+    case MPI_COMBINER_INDEXED_BLOCK:
+      how = "MPI_Type_create_indexed_block";
+      break;
+    case MPI_COMBINER_HINDEXED_BLOCK:
+      how = "MPI_Type_create_hindexed_block";
+      break;
+    case MPI_COMBINER_STRUCT:
+      how = "MPI_Type_create_struct";
+      break;
+    case MPI_COMBINER_SUBARRAY:
+      how = "MPI_Type_create_subarray";
+      break;
+    case MPI_COMBINER_RESIZED:
+      how = "MPI_Type_create_resized";
+      break;
+    case MPI_COMBINER_DUP:
+      how = "MPI_Type_dup";
+      break;
+    default:
+      break;
   }
   char text[96];
   std::snprintf(text, sizeof text, "unnamed %s datatype %p", how, static_cast<void*>(handle));

@@ -77,8 +77,8 @@ class Datatype {
   /// For messages: the name, or for an unnamed derived type what built it and its handle
   /// ("unnamed MPI_Type_vector datatype 0x55d0c0a1b2c0").
   std::string label() const;
-  size_t size = 0;        ///< bytes of data in one element (MPI_Type_size)
-  ptrdiff_t lb = 0;       ///< MPI_Type_get_extent
+  size_t size = 0;   ///< bytes of data in one element (MPI_Type_size)
+  ptrdiff_t lb = 0;  ///< MPI_Type_get_extent
   ptrdiff_t extent = 0;
   ptrdiff_t true_lb = 0;  ///< MPI_Type_get_true_extent: where the data really lies
   ptrdiff_t true_extent = 0;

@@ -90,8 +90,9 @@ int locate(const char* fn, Win* w, int target, MPI_Aint disp, const Buf& tgt, ui
     return win_error(w, MPI_ERR_RMA_RANGE, fn,
                      "window %s: target_disp %zd (disp_unit %d) with %d x %s reaches bytes "
                      "%lld..%lld of rank %d's window, which has %llu bytes",
-                     w->label().c_str(), size_t(disp), t.info.disp_unit, tgt.count, tgt.type->label().c_str(),
-                     static_cast<long long>(start), static_cast<long long>(start + bytes), target,
+                     w->label().c_str(), size_t(disp), t.info.disp_unit, tgt.count,
+                     tgt.type->label().c_str(), static_cast<long long>(start),
+                     static_cast<long long>(start + bytes), target,
                      static_cast<unsigned long long>(t.info.size));
   *out = uint64_t(disp) * uint64_t(t.info.disp_unit);
   return MPI_SUCCESS;
@@ -252,9 +253,10 @@ int accumulate(const char* fn, Win* w, Buf origin, Buf result, int target, MPI_A
   if (!no_op) MPR_RMA_TRY(check_match(fn, w, origin, tgt));
   const size_t bytes = size_t(tgt.count) * tgt.type->size;
   if (result.addr && size_t(result.count) * result.type->size != bytes)
-    return win_error(
-        w, MPI_ERR_TYPE, fn, "window %s: result buffer %d x %s does not match target %d x %s",
-        w->label().c_str(), result.count, result.type->label().c_str(), tgt.count, tgt.type->label().c_str());
+    return win_error(w, MPI_ERR_TYPE, fn,
+                     "window %s: result buffer %d x %s does not match target %d x %s",
+                     w->label().c_str(), result.count, result.type->label().c_str(), tgt.count,
+                     tgt.type->label().c_str());
   if (bytes == 0) return MPI_SUCCESS;
   uint64_t at;
   MPR_RMA_TRY(locate(fn, w, target, disp, tgt, &at));

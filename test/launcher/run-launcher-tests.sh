@@ -832,7 +832,7 @@ else
 fi
 
 # ---- compiler wrappers -------------------------------------------------------------------------
-unset MPR_CC MPR_CXX
+unset MPR_CC MPR_CXX OMPI_CC OMPI_CXX MPICH_CC MPICH_CXX
 WRAP=$builddir/launcher/mpicc-build
 if [ ! -x "$WRAP" ] || [ ! -x "$builddir/launcher/mpicxx-build" ]; then
     make -C "$builddir" launcher/mpicc-build launcher/mpicxx-build >/dev/null 2>&1

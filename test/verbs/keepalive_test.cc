@@ -64,8 +64,7 @@ TEST_CASE("verbs: a peer whose queue pairs are gone fails the probe and is repor
   } catch (const std::runtime_error& e) {  // report_peer_lost() without the runtime's handler
     what = e.what();
   }
-  const double took =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   INFO(what);
   CHECK(what.find("verbs: connection to rank 1") != std::string::npos);
   CHECK(what.find("lost") != std::string::npos);

@@ -140,8 +140,9 @@ TEST_CASE("options: placement, stdin, time limits", "[options]") {
 }
 
 TEST_CASE("options: MPMD contexts, peer spellings, --mca", "[options]") {
-  Options o = parse({"-genv", "G", "1", "-n", "2", "-x", "A=1", "-wdir", "/tmp", "/bin/true", "x",
-                     ":", "-np", "3", "-env", "B", "2", "/bin/echo", "y", "z"});
+  Options o =
+      parse({"-genv", "G", "1",   "-n", "2",    "-x", "A=1", "-wdir",     "/tmp", "/bin/true",
+             "x",     ":", "-np", "3",  "-env", "B",  "2",   "/bin/echo", "y",    "z"});
   REQUIRE(o.apps.size() == 2);
   CHECK(o.nprocs == 5);
   CHECK(o.apps[0].first_rank == 0);
@@ -174,7 +175,8 @@ TEST_CASE("options: MPMD contexts, peer spellings, --mca", "[options]") {
   CHECK_THAT(o.warnings[1], Catch::Contains("ignored"));
   CHECK(parse({"--mca", "btl", "^tcp", "-n", "1", "/bin/true"}).global_exports ==
         std::vector<std::string>{"MPR_BTL=self,shm,verbs"});
-  CHECK(parse({"-l", "--timestamp-output", "--merge-stderr-to-stdout", "-q", "/bin/true"}).tag_output);
+  CHECK(parse({"-l", "--timestamp-output", "--merge-stderr-to-stdout", "-q", "/bin/true"})
+            .tag_output);
 }
 
 TEST_CASE("options: each bad invocation has its reason", "[options]") {
