@@ -276,7 +276,8 @@ std::string Datatype::label() const {
       break;
   }
   char text[96];
-  std::snprintf(text, sizeof text, "unnamed %s datatype %p", how, static_cast<void*>(handle));
+  std::snprintf(text, sizeof text, "(unnamed, from %s, handle %p)", how,
+                static_cast<void*>(handle));
   return text;
 }
 

@@ -75,7 +75,7 @@ class Datatype {
   unsigned magic = kMagic;
   const char* name = "";  ///< MPI_Type_get_name; points at a literal or at name_storage
   /// For messages: the name, or for an unnamed derived type what built it and its handle
-  /// ("unnamed MPI_Type_vector datatype 0x55d0c0a1b2c0").
+  /// ("(unnamed, from MPI_Type_vector, handle 0x55d0c0a1b2c0)").
   std::string label() const;
   size_t size = 0;   ///< bytes of data in one element (MPI_Type_size)
   ptrdiff_t lb = 0;  ///< MPI_Type_get_extent

@@ -194,6 +194,10 @@ static void check_errors(void) {
   CHECK_MPI(MPI_Type_contiguous(2, MPI_INT, &t));
   int x[2] = {1, 2};
   CHECK_ERR_CLASS(MPI_Send(x, 1, t, next_, 9, MPI_COMM_WORLD), MPI_ERR_TYPE); /* not committed */
+  /* The message names the unnamed type by what built it. */
+  const char *why = jobs_error_text(MPI_Send(x, 1, t, next_, 9, MPI_COMM_WORLD));
+  CHECK_MSG(strstr(why, "datatype (unnamed, from MPI_Type_contiguous, handle 0x") != NULL,
+            "MPI_Send's message does not name the uncommitted datatype: '%s'", why);
   CHECK_MPI(MPI_Type_free(&t));
   CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL));
 }
