@@ -45,7 +45,7 @@ class Job final : public ServerListener {
   void client_aborted(int rank, int status, const std::string& message) override;
   void client_lost(int rank) override;
   void client_at_startup_fence(int rank) override;
-  std::vector<int> gone_ranks() const override;
+  std::vector<int> gone_ranks() override;
 
   /// After run(): every rank that connected to PMIx also finalized, so the server library has
   /// no unfinished fence of dead clients.

@@ -58,7 +58,7 @@ void Job::client_lost(int rank) {
   ranks_[rank].lost_order.compare_exchange_strong(expected, ++lost_count_);
 }
 
-std::vector<int> Job::gone_ranks() const {
+std::vector<int> Job::gone_ranks() {
   std::vector<int> gone;
   for (int r = 0; r < opts_.nprocs; ++r) {
     const pid_t pid = ranks_[r].pid.load();
@@ -68,8 +68,10 @@ std::vector<int> Job::gone_ranks() const {
       ended = ::waitid(P_PID, static_cast<id_t>(pid), &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
               si.si_pid == pid;
     }
-    if (ended || (ranks_[r].lost_order.load() != 0 && !ranks_[r].finalized.load()))
-      gone.push_back(r);
+    // A rank that finalized has left every fence it will take part in.
+    if (ranks_[r].finalized.load() || (!ended && ranks_[r].lost_order.load() == 0)) continue;
+    gone.push_back(r);
+    client_lost(r);
   }
   return gone;
 }

@@ -33,8 +33,9 @@ class ServerListener {
   /// common::kKeyStartupWatch say so, which MPR's runtime does.
   virtual void client_at_startup_fence(int rank) = 0;
   /// Ranks that lost their PMIx connection without finalizing or whose process ended, in
-  /// rank order; called from the library's thread when a fence completes.
-  virtual std::vector<int> gone_ranks() const = 0;
+  /// rank order; called from the library's thread when a fence completes. Those not yet
+  /// known as lost count as lost now: they, not the ranks whose fence fails, are the cause.
+  virtual std::vector<int> gone_ranks() = 0;
 };
 
 /// What register_job needs to describe a single-node job.
