@@ -126,18 +126,23 @@ std::vector<std::pair<std::string, std::string>> rank_identity_variables(const O
           {"MPI_LOCALNRANKS", n}};
 }
 
+std::vector<std::pair<std::string, std::string>> prefix_variables(const Options& opts, bool alone) {
+  std::vector<std::pair<std::string, std::string>> out;
+  if (opts.prefix.empty()) return out;
+  // Open MPI's --prefix: the ranks find that installation's programs and libraries first.
+  for (const char* var : {"PATH", "LD_LIBRARY_PATH"}) {
+    const char* old = std::getenv(var);
+    std::string first = opts.prefix + (var[0] == 'P' ? "/bin" : "/lib");
+    out.emplace_back(var, old && *old && !alone ? first + ":" + old : first);
+  }
+  return out;
+}
+
 void build_rank_environment(const Options& opts, const AppContext& app, int rank, EnvBlock* env) {
   if (!opts.env_none)
     for (char** e = environ; *e; ++e)
       if (!from_foreign_launcher(*e) && !is_slurm_task_variable(*e)) env->append(*e);
-  if (!opts.prefix.empty()) {
-    // Open MPI's --prefix: the ranks find that installation's programs and libraries first.
-    for (const char* var : {"PATH", "LD_LIBRARY_PATH"}) {
-      const char* old = std::getenv(var);
-      std::string first = opts.prefix + (var[0] == 'P' ? "/bin" : "/lib");
-      env->set(var, old && *old && !opts.env_none ? first + ":" + old : first);
-    }
-  }
+  for (const auto& [name, value] : prefix_variables(opts, opts.env_none)) env->set(name, value);
   for (const auto* list : {&opts.global_exports, &app.exports})
     for (const std::string& spec : *list) {
       size_t eq = spec.find('=');

@@ -25,6 +25,10 @@ inline constexpr const char* kForeignLauncherPrefixes[] = {"PMIX_", "OMPI_", "SL
 /// PMIx_server_setup_fork adds the rank's PMIx variables.
 void build_rank_environment(const Options& opts, const AppContext& app, int rank, EnvBlock* env);
 
+/// --prefix DIR: PATH and LD_LIBRARY_PATH with DIR/bin and DIR/lib first (mprun's own values
+/// after them unless `alone`); empty without --prefix.
+std::vector<std::pair<std::string, std::string>> prefix_variables(const Options& opts, bool alone);
+
 /// The rank's identity under the names launchers and wrapper scripts read: MPR_RANK,
 /// MPR_SIZE, MPR_LOCAL_RANK, MPR_LOCAL_SIZE, MPR_NODE_RANK, MPR_APPNUM, OMPI_COMM_WORLD_RANK,
 /// _SIZE, _LOCAL_RANK, _LOCAL_SIZE, _NODE_RANK, PMI_RANK, PMI_SIZE, MPI_LOCALRANKID,

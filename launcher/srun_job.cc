@@ -105,12 +105,8 @@ int run_with_srun(const Options& opts, const SlurmAllocation& alloc) {
 
   // srun gives the ranks its own PMIx identity; an enclosing launcher's must not reach them.
   scrub_own_environment();
-  if (!opts.prefix.empty())
-    for (const char* var : {"PATH", "LD_LIBRARY_PATH"}) {
-      const char* old = std::getenv(var);
-      std::string first = opts.prefix + (var[0] == 'P' ? "/bin" : "/lib");
-      ::setenv(var, (old && *old ? first + ":" + old : first).c_str(), 1);
-    }
+  for (const auto& [name, value] : prefix_variables(opts, false))
+    ::setenv(name.c_str(), value.c_str(), 1);
   for (const std::string& spec : exports) {
     size_t eq = spec.find('=');
     ::setenv(spec.substr(0, eq).c_str(), spec.substr(eq + 1).c_str(), 1);
