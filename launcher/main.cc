@@ -118,9 +118,8 @@ int run(const Options& opts, const Topology& topo, const Placement& placement, P
     if (init_watchdog) init_watchdog->cancel();
     phases.mark("PMIx server up (tmpdir %s)", tmpdir.c_str());
     JobLayout layout{nspace, opts.nprocs, "localhost", topo.pus(), &placement, {}};
-    for (size_t a = 0; a < opts.apps.size(); ++a)
-      layout.appnum.insert(layout.appnum.end(), static_cast<size_t>(opts.apps[a].nprocs),
-                           static_cast<uint32_t>(a));
+    for (int r = 0; r < opts.nprocs; ++r)
+      layout.appnum.push_back(static_cast<uint32_t>(opts.app_index(r)));
     char host[256] = {};
     if (::gethostname(host, sizeof host - 1) == 0 && host[0]) layout.hostname = host;
     server.register_job(layout);
@@ -140,7 +139,7 @@ int run(const Options& opts, const Topology& topo, const Placement& placement, P
       for (int r = 0; r < opts.nprocs; ++r) {
         const AppContext& app = opts.app_of(r);
         lines += "  " + binding_report(r, placement.ranks[static_cast<size_t>(r)]) + ": " +
-                 (opts.apps.size() > 1 ? "program " + std::to_string(&app - opts.apps.data()) + " "
+                 (opts.apps.size() > 1 ? "program " + std::to_string(opts.app_index(r)) + " "
                                        : std::string()) +
                  app.program_path + "\n";
       }

@@ -84,6 +84,8 @@ struct Options {
 
   /// The context rank r belongs to.
   const AppContext& app_of(int rank) const;
+  /// Its position among the contexts (PMIX_APPNUM, MPR_APPNUM).
+  int app_index(int rank) const { return static_cast<int>(&app_of(rank) - apps.data()); }
 };
 
 /// A bad invocation; what() is the reason without the "mprun: " prefix.

@@ -108,7 +108,7 @@ void child_fail(const char* what, const char* path) {
 std::vector<std::pair<std::string, std::string>> rank_identity_variables(const Options& opts,
                                                                          int rank) {
   const std::string r = std::to_string(rank), n = std::to_string(opts.nprocs);
-  const std::string app = std::to_string(&opts.app_of(rank) - opts.apps.data());
+  const std::string app = std::to_string(opts.app_index(rank));
   return {{"MPR_RANK", r},
           {"MPR_SIZE", n},
           {"MPR_LOCAL_RANK", r},
