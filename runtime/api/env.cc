@@ -116,6 +116,32 @@ extern "C" int PMPI_Add_error_string(int errorcode, const char* string) {
 }
 MPR_WEAK_ALIAS(Add_error_string);
 
+namespace {
+
+int remove_error(const char* fn, int code, std::string (*remove)(int)) {
+  MPR_TRY(check_running(fn));
+  std::string why = remove(code);
+  if (!why.empty()) return raise_error(nullptr, MPI_ERR_ARG, fn, "%s", why.c_str());
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" int PMPI_Remove_error_class(int errorclass) {
+  return remove_error("MPI_Remove_error_class", errorclass, remove_error_class);
+}
+MPR_WEAK_ALIAS(Remove_error_class);
+
+extern "C" int PMPI_Remove_error_code(int errorcode) {
+  return remove_error("MPI_Remove_error_code", errorcode, remove_error_code);
+}
+MPR_WEAK_ALIAS(Remove_error_code);
+
+extern "C" int PMPI_Remove_error_string(int errorcode) {
+  return remove_error("MPI_Remove_error_string", errorcode, remove_error_string);
+}
+MPR_WEAK_ALIAS(Remove_error_string);
+
 extern "C" int PMPI_Pcontrol(const int level, ...) {
   // Profiling control is for tools that intercept MPI_Pcontrol; the library itself has no
   // profiling levels to switch.

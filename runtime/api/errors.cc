@@ -81,9 +81,9 @@ MPR_WEAK_ALIAS(Errhandler_free);
 extern "C" int PMPI_Error_string(int errorcode, char* string, int* resultlen) {
   constexpr const char* fn = "MPI_Error_string";
   MPR_TRY(check_arg(fn, nullptr, string && resultlen, "string or resultlen is NULL"));
-  std::string text = error_string(errorcode);
-  if (text.empty())
+  if (!is_error_code(errorcode))
     return raise_error(nullptr, MPI_ERR_ARG, fn, "invalid error code %d", errorcode);
+  std::string text = error_string(errorcode);
   size_t n = text.size() < MPI_MAX_ERROR_STRING - 1 ? text.size() : MPI_MAX_ERROR_STRING - 1;
   std::memcpy(string, text.data(), n);
   string[n] = '\0';
@@ -95,7 +95,7 @@ MPR_WEAK_ALIAS(Error_string);
 extern "C" int PMPI_Error_class(int errorcode, int* errorclass) {
   constexpr const char* fn = "MPI_Error_class";
   MPR_TRY(check_arg(fn, nullptr, errorclass, "errorclass is NULL"));
-  if (error_string(errorcode).empty())
+  if (!is_error_code(errorcode))
     return raise_error(nullptr, MPI_ERR_ARG, fn, "invalid error code %d", errorcode);
   *errorclass = error_class_of(errorcode);
   return MPI_SUCCESS;

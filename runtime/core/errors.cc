@@ -86,9 +86,11 @@ const ClassInfo kClasses[] = {
 static_assert(sizeof(kClasses) / sizeof(kClasses[0]) == kLastClass + 1);
 
 // Messages of the most recent codes. A code is (seq << kClassBits) | class with seq >= 1;
-// seq wraps well below MPI_ERR_LASTCODE so codes stay valid forever.
+// seq wraps below MPI_ERR_LASTCODE so codes stay valid forever. The low byte of a code is its
+// class, so a code passed on to MPI_Abort (or exit) gives an exit status below 128, never one
+// that reads as a signal.
 constexpr int kMessageRing = 64;
-constexpr int kSeqLimit = (MPI_ERR_LASTCODE >> kClassBits) - 1 - kUserCodeSeqs;
+constexpr int kSeqLimit = MPI_ERR_LASTCODE >> kClassBits;
 struct Recorded {
   int code = 0;
   char text[MPI_MAX_ERROR_STRING] = {};
@@ -120,6 +122,7 @@ const char* recorded_text(int code) {
 
 [[noreturn]] void fatal(int code) {
   std::string text = error_string(code);
+  if (text.empty()) text = "user-defined error " + std::to_string(code);
   common::log_error("%s", text.c_str());
   abort_job(error_class_of(code), text.c_str());
 }
@@ -188,15 +191,21 @@ int raise(Comm* comm, int code) {
   fatal(code);
 }
 
+bool is_error_code(int code) {
+  if (code < 0) return false;
+  if (code > MPI_ERR_LASTCODE) return is_user_error(code);
+  return (code & ((1 << kClassBits) - 1)) <= kLastClass;
+}
+
 int error_class_of(int code) {
-  if (code < 0 || code > MPI_ERR_LASTCODE) return MPI_ERR_UNKNOWN;
-  int cls = code & ((1 << kClassBits) - 1);
-  return cls <= kLastClass || is_user_class(cls) ? cls : MPI_ERR_UNKNOWN;
+  if (!is_error_code(code)) return MPI_ERR_UNKNOWN;
+  if (code > MPI_ERR_LASTCODE) return user_error_class(code);
+  return code & ((1 << kClassBits) - 1);
 }
 
 std::string error_string(int code) {
-  if (code < 0 || code > MPI_ERR_LASTCODE) return {};
-  if (is_user_error(code)) return user_error_string(code);
+  if (!is_error_code(code)) return {};
+  if (code > MPI_ERR_LASTCODE) return user_error_string(code);
   int cls = code & ((1 << kClassBits) - 1);
   if (cls > kLastClass) return {};
   if (code > kLastClass)

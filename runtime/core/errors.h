@@ -15,7 +15,7 @@ namespace mpr::runtime {
 class Comm;
 
 constexpr int kLastClass = MPI_ERR_ERRHANDLER;
-constexpr int kClassBits = 7;
+constexpr int kClassBits = 8;
 static_assert(kLastClass < (1 << kClassBits));
 
 /// An error handler object. Predefined ones live in a static table (see handles in errors.cc).
@@ -50,10 +50,13 @@ int raise_error(Comm* comm, int err_class, const char* fn, const char* fmt, ...)
 /// the user set one, else by MPI_COMM_WORLD's; before MPI_Init / after MPI_Finalize it is fatal.
 int raise(Comm* comm, int code);
 
+/// True for MPI_SUCCESS, every predefined class and code, and live user classes and codes.
+bool is_error_code(int code);
 /// The class of a code (MPI_SUCCESS for 0; MPI_ERR_UNKNOWN for codes we never issued).
 int error_class_of(int code);
 /// Text for a code or class: the recorded message for a specific code if still known, else
-/// "MPI_ERR_RANK: invalid rank" style class text. Empty for an invalid code.
+/// "MPI_ERR_RANK: invalid rank" style class text; a user class's or code's own string (empty
+/// until MPI_Add_error_string). Empty for an invalid code.
 std::string error_string(int code);
 /// "MPI_ERR_RANK" etc., or nullptr if `err_class` is not a class.
 const char* error_class_name(int err_class);

@@ -1,58 +1,103 @@
 #include "runtime/core/errors_user.h"
 
-#include <unordered_map>
+#include <map>
 
-#include "runtime/core/errors.h"
+#include "mpi.h"
 
 namespace mpr::runtime {
 
 namespace {
 
-constexpr int kMaxClass = (1 << kClassBits) - 1;
-constexpr int kFirstUserSeq = (MPI_ERR_LASTCODE >> kClassBits) - kUserCodeSeqs;
+constexpr int kFirstUser = MPI_ERR_LASTCODE + 1;
+constexpr int kLastUser = 0x7fffffff;
 
-int g_last_class = kLastClass;
-int g_next_seq = kFirstUserSeq;
+struct UserError {
+  int cls;  // the class; equal to the number itself for a class
+  bool has_text = false;
+  std::string text;
+};
+
+int g_next = kFirstUser;
 int g_last_code = 0;
-std::unordered_map<int, std::string> g_strings;  // user class or code -> text
-std::unordered_map<int, bool> g_codes;           // user codes issued
+std::map<int, UserError> g_errors;  // user class or code -> what it is
+
+UserError* find(int code) {
+  auto it = g_errors.find(code);
+  return it == g_errors.end() ? nullptr : &it->second;
+}
+
+int take_number(int cls_or_self) {
+  if (g_next == kLastUser) return -1;
+  int n = g_next++;
+  g_errors[n] = UserError{cls_or_self < 0 ? n : cls_or_self, false, {}};
+  g_last_code = n;
+  return n;
+}
 
 }  // namespace
 
-int add_error_class() {
-  if (g_last_class >= kMaxClass) return -1;
-  ++g_last_class;
-  if (g_last_class > g_last_code) g_last_code = g_last_class;
-  return g_last_class;
+int add_error_class() { return take_number(-1); }
+
+int add_error_code(int err_class) { return take_number(err_class); }
+
+bool is_user_error(int code) { return find(code) != nullptr; }
+
+bool is_user_class(int err_class) {
+  const UserError* e = find(err_class);
+  return e && e->cls == err_class;
 }
 
-int add_error_code(int err_class) {
-  if (g_next_seq > (MPI_ERR_LASTCODE >> kClassBits)) return -1;
-  int code = (g_next_seq++ << kClassBits) | err_class;
-  g_codes[code] = true;
-  if (code > g_last_code) g_last_code = code;
-  return code;
+int user_error_class(int code) {
+  const UserError* e = find(code);
+  return e ? e->cls : -1;
 }
-
-bool is_user_class(int err_class) { return err_class > kLastClass && err_class <= g_last_class; }
-
-bool is_user_error(int code) { return is_user_class(code) || g_codes.count(code) > 0; }
 
 bool set_user_error_string(int code, const std::string& text) {
-  if (!is_user_error(code)) return false;
-  g_strings[code] = text;
+  UserError* e = find(code);
+  if (!e) return false;
+  e->has_text = true;
+  e->text = text;
   return true;
 }
 
 std::string user_error_string(int code) {
-  if (!is_user_error(code)) return {};
-  auto it = g_strings.find(code);
-  if (it != g_strings.end()) return it->second;
-  // MPI leaves this empty; a name is kinder in a fatal-error message.
-  return is_user_class(code) ? "user-defined error class " + std::to_string(code)
-                             : "user-defined error code " + std::to_string(code);
+  const UserError* e = find(code);
+  return e ? e->text : std::string();
 }
 
 int last_user_code() { return g_last_code; }
+
+std::string remove_error_class(int err_class) {
+  if (!is_user_class(err_class))
+    return std::to_string(err_class) + " is not a user-defined error class";
+  for (const auto& [n, e] : g_errors)
+    if (n != err_class && e.cls == err_class)
+      return "error class " + std::to_string(err_class) + " still has error code " +
+             std::to_string(n) + " (remove its codes first)";
+  if (find(err_class)->has_text)
+    return "error class " + std::to_string(err_class) +
+           " still has a string (MPI_Remove_error_string first)";
+  g_errors.erase(err_class);
+  return {};
+}
+
+std::string remove_error_code(int code) {
+  const UserError* e = find(code);
+  if (!e || e->cls == code) return std::to_string(code) + " is not a user-defined error code";
+  if (e->has_text)
+    return "error code " + std::to_string(code) +
+           " still has a string (MPI_Remove_error_string first)";
+  g_errors.erase(code);
+  return {};
+}
+
+std::string remove_error_string(int code) {
+  UserError* e = find(code);
+  if (!e) return std::to_string(code) + " is not a user-defined error class or code";
+  if (!e->has_text) return "error " + std::to_string(code) + " has no string";
+  e->has_text = false;
+  e->text.clear();
+  return {};
+}
 
 }  // namespace mpr::runtime
