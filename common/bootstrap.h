@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,13 @@ class Bootstrap {
   /// Collective over all ranks of the job: commits puts and waits for everybody.
   /// Throws std::runtime_error on failure (message names what failed).
   virtual void fence() = 0;
+  /// fence() without the data exchange, calling poll() until everybody arrived, so this rank
+  /// keeps answering its peers meanwhile (the pml's last fence: a peer may still wait for a
+  /// reply). poll returns whether it did something. The default blocks in fence().
+  virtual void fence_while(const std::function<bool()>& poll) {
+    (void)poll;
+    fence();
+  }
   /// Value another rank published (after a fence). Returns false if absent.
   virtual bool get(int rank, const std::string& key, std::vector<uint8_t>* value) = 0;
   /// True when more ranks run on this node than it has cores (wait loops yield sooner).

@@ -65,10 +65,16 @@ void PmlImpl::send_eager(SendReq* s, int dst, int src_rank, int tag, uint32_t ct
     EagerSyncHdr h{};
     h.m = make_match_hdr(HdrType::kEagerSync, dst, src_rank, tag, ctx);
     h.sreq = assign_id(s);
+    s->ctx = ctx;
+    s->src_rank = src_rank;
+    s->seq = h.m.seq;
     send_ctl(dst, &h, sizeof h, nullptr, kAmMatch, s->buf, s->len);
     return;
   }
   MatchHdr h = make_match_hdr(HdrType::kEager, dst, src_rank, tag, ctx);
+  s->ctx = ctx;
+  s->src_rank = src_rank;
+  s->seq = h.seq;
   send_ctl(dst, &h, sizeof h, s, kAmMatch, s->buf, s->len);
 }
 
@@ -230,6 +236,10 @@ RecvReq* PmlImpl::post_mrecv(RecvReq* r, Message* msg) {
 }
 
 bool PmlImpl::cancel(Request* req) {
+  if (req && req->kind == Request::Kind::kSend) {
+    cancel_send(static_cast<SendReq*>(req));
+    return false;
+  }
   if (!req || req->kind != Request::Kind::kRecv || req->complete) return false;
   auto* r = static_cast<RecvReq*>(req);
   if (!match_.cancel(r)) return false;
@@ -237,6 +247,57 @@ bool PmlImpl::cancel(Request* req) {
   r->status.bytes = 0;
   complete(r);
   return true;
+}
+
+void PmlImpl::cancel_send(SendReq* s) {
+  // Matched for sure: a synchronous or rendezvous send that completed (FIN), or one whose
+  // receiver asked for the data (CTS: it left the id table). Or already being cancelled.
+  if (s->cancelling || (s->complete && (s->rndv || s->mode == SendMode::kSync)) ||
+      (!s->complete && s->rndv && s->id == 0))
+    return;
+  if (s->complete) {
+    // A standard eager send completes once its data is out; its message may still wait
+    // unmatched at the receiver. The request is incomplete again until the answer.
+    s->complete = false;
+    ++incomplete_;
+    s->finished = true;
+  }
+  s->cancelling = true;
+  CtlHdr c{};
+  c.type = HdrType::kCancel;
+  c.sreq = assign_id(s);
+  c.rreq = uint64_t{s->ctx} << 32 | static_cast<uint32_t>(s->src_rank);
+  c.len = s->seq;
+  // Behind the message on the same per-peer path, so the receiver has matched or queued it
+  // by the time it reads this.
+  send_ctl(s->peer, &c, sizeof c);
+}
+
+void PmlImpl::on_cancel(int peer, const CtlHdr& c) {
+  const auto ctx = static_cast<uint32_t>(c.rreq >> 32);
+  const auto src = static_cast<int32_t>(static_cast<uint32_t>(c.rreq));
+  const auto seq = static_cast<uint16_t>(c.len);
+  ArrivedEntry* e = match_.find_unexpected_if(ctx, src, [&](ArrivedEntry* a) {
+    auto* m = static_cast<Message*>(a);
+    return m->peer == peer && m->hdr.m.seq == seq;
+  });
+  CtlHdr ack{};
+  ack.type = HdrType::kCancelAck;
+  ack.sreq = c.sreq;
+  if (e) {
+    match_.remove_unexpected(e);
+    free_message(static_cast<Message*>(e));
+    ack.len = 1;
+  }
+  send_ctl(peer, &ack, sizeof ack);
+}
+
+void PmlImpl::finish_send(SendReq* s) {
+  if (s->cancelling) {
+    s->finished = true;
+    return;
+  }
+  complete(s);
 }
 
 void PmlImpl::process_match(int peer, const MatchHdr& mh, const void* hdr, size_t hdr_len,

@@ -14,7 +14,7 @@ namespace mpr::pml {
 /// Active-message ids the pml registers on every backend.
 enum AmId : int {
   kAmMatch = 0,  ///< eager, eager-sync and RTS: everything that goes through matching
-  kAmCtl = 1,    ///< FIN / ACK and CTS: receiver -> sender, addressed by request id
+  kAmCtl = 1,    ///< FIN, CTS and cancellation: addressed by request id
   kAmFrag = 2,   ///< copy-pipeline fragment: sender -> receiver, addressed by request id
 };
 
@@ -25,6 +25,12 @@ enum class HdrType : uint8_t {
   kFin = 4,        ///< CtlHdr: the sender request `sreq` is complete
   kCts = 5,        ///< CtlHdr: send `len` bytes of `sreq` as fragments addressed to `rreq`
   kFrag = 6,       ///< FragHdr + payload
+  /// CtlHdr, sender -> receiver: withdraw the message of request `sreq` if it is still
+  /// unmatched; it is found by `rreq` = context id << 32 | sender's communicator rank and
+  /// `len` = its sequence number.
+  kCancel = 7,
+  /// CtlHdr, receiver -> sender: the answer to kCancel for `sreq`; `len` 1 = withdrawn.
+  kCancelAck = 8,
 };
 
 /// RtsHdr flag: the sender could not (or chose not to) expose its buffer, so the receiver

@@ -69,6 +69,16 @@ class MatchEngine {
   ArrivedEntry* find_unexpected(uint32_t ctx, int src, int tag) const;
   /// Dequeue `e` (found by find_unexpected).
   void remove_unexpected(ArrivedEntry* e);
+  /// The queued message from `src` on `ctx` for which pred(entry) is true, or nullptr (a
+  /// sender's cancellation looks for its own message this way).
+  template <typename Pred>
+  ArrivedEntry* find_unexpected_if(uint32_t ctx, int src, Pred pred) {
+    Queues* q = find_queues(ctx);
+    if (!q || src < 0 || static_cast<size_t>(src) >= q->unexpected_by_src.size()) return nullptr;
+    for (ArrivedEntry* e = q->unexpected_by_src[src].front(); e; e = SourceList::next(e))
+      if (pred(e)) return e;
+    return nullptr;
+  }
   /// find_unexpected + remove_unexpected.
   ArrivedEntry* take_unexpected(uint32_t ctx, int src, int tag);
   /// Dequeue and return any unexpected message, or nullptr when none is left (teardown).

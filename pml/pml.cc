@@ -126,7 +126,17 @@ void PmlImpl::finalize() {
   if (match_.unexpected_count() > 0)
     common::log_verbose("pml: %zu unexpected message(s) were never received",
                         match_.unexpected_count());
-  bs_.fence();
+  // The last fence keeps progressing: a peer may still wait for an answer from this rank (to
+  // a send cancellation, say) until it reaches the fence itself.
+  common::Waiter fence_waiter(wait_policy_, common::WaitKind::kCounted);
+  bs_.fence_while([&] {
+    if (progress() > 0) {
+      fence_waiter.busy();
+      return true;
+    }
+    fence_waiter.idle();
+    return false;
+  });
   reg_.finalize();
 }
 

@@ -128,7 +128,9 @@ class Pml {
   virtual Request* imrecv(void* buf, size_t bytes, Message* msg) = 0;
 
   /// Cancel a receive that has not matched yet: true if cancelled (request completes with
-  /// status.cancelled). Sends cannot be cancelled (returns false).
+  /// status.cancelled). A send (even a completed eager one) asks its receiver to withdraw the
+  /// message if it is still unmatched and returns false: the request is incomplete until the
+  /// answer, then completes with status.cancelled set if the message was withdrawn.
   virtual bool cancel(Request* req) = 0;
   /// The runtime is done with `req`. If it is not complete yet, it is released when it
   /// completes (MPI_Request_free semantics).

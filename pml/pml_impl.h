@@ -44,6 +44,12 @@ struct SendReq : ReqBase, Hook<ActiveTag> {
   uint64_t rreq = 0;
   size_t frag_offset = 0;
   size_t frag_limit = 0;
+  // What identifies the message at the receiver, for MPI_Cancel.
+  uint32_t ctx = 0;
+  int32_t src_rank = 0;
+  uint16_t seq = 0;
+  bool cancelling = false;  ///< kCancel sent, no answer yet: completion waits for it
+  bool finished = false;    ///< the transfer ended while cancelling
 };
 
 struct RecvReq;
@@ -212,6 +218,12 @@ class PmlImpl final : public Pml {
   int drive_gets();
   int drive_pipelines();
   void on_ctl(int peer, const void* hdr, size_t hdr_len);
+  /// MPI_Cancel of a send: asks the receiver to withdraw the message (kCancel).
+  void cancel_send(SendReq* s);
+  /// The receiver's side of kCancel: withdraw the message if it is still unexpected, answer.
+  void on_cancel(int peer, const CtlHdr& c);
+  /// A send's transfer ended: complete it, unless a cancellation waits for its answer.
+  void finish_send(SendReq* s);
   void on_frag(int peer, const void* hdr, size_t hdr_len, const void* payload, size_t payload_len);
   void drop_send_reg(SendReq* s);
   static void on_get_done(btl::Completion* c, int status);

@@ -19,7 +19,7 @@ void PmlImpl::send_ctl(int peer, const void* hdr, size_t hdr_len, SendReq* done_
 }
 
 void PmlImpl::on_sent(void* ctx, void* req) {
-  static_cast<PmlImpl*>(ctx)->complete(static_cast<SendReq*>(req));
+  static_cast<PmlImpl*>(ctx)->finish_send(static_cast<SendReq*>(req));
 }
 
 uint64_t PmlImpl::assign_id(ReqBase* r) {

@@ -22,6 +22,9 @@ void PmlImpl::send_rts(SendReq* s, int dst, int src_rank, int tag, uint32_t ctx)
   h.m = make_match_hdr(HdrType::kRts, dst, src_rank, tag, ctx);
   h.len = s->len;
   h.sreq = assign_id(s);
+  s->ctx = ctx;
+  s->src_rank = src_rank;
+  s->seq = h.m.seq;
   h.addr = reinterpret_cast<uint64_t>(s->buf);
   h.m.flags = kFlagNoGet;
   if (b->caps().native_get && !s->conv && s->len >= b->caps().rndv_get_min) {
@@ -224,7 +227,7 @@ int PmlImpl::drive_pipelines() {
     }
     if (s->frag_offset == s->frag_limit) {
       pipelines_.erase(s);
-      complete(s);
+      finish_send(s);
     }
     s = next;
   }
@@ -233,13 +236,22 @@ int PmlImpl::drive_pipelines() {
 
 void PmlImpl::on_ctl(int peer, const void* hdr, size_t hdr_len) {
   CtlHdr c{};
-  if (!read_hdr(hdr, hdr_len, &c) || (c.type != HdrType::kFin && c.type != HdrType::kCts)) {
+  if (!read_hdr(hdr, hdr_len, &c) ||
+      (c.type != HdrType::kFin && c.type != HdrType::kCts && c.type != HdrType::kCancel &&
+       c.type != HdrType::kCancelAck)) {
     ++protocol_errors_;
     common::log_error("pml: malformed control message (%zu bytes) from peer %d; dropped", hdr_len,
                       peer);
     return;
   }
-  ReqBase* base = lookup(c.sreq, c.type == HdrType::kFin ? "FIN" : "CTS", peer);
+  if (c.type == HdrType::kCancel) {
+    on_cancel(peer, c);
+    return;
+  }
+  const char* what = c.type == HdrType::kFin   ? "FIN"
+                     : c.type == HdrType::kCts ? "CTS"
+                                               : "cancel answer";
+  ReqBase* base = lookup(c.sreq, what, peer);
   if (!base) return;
   if (base->kind != Request::Kind::kSend || base->peer != peer) {
     ++protocol_errors_;
@@ -248,22 +260,37 @@ void PmlImpl::on_ctl(int peer, const void* hdr, size_t hdr_len) {
     return;
   }
   auto* s = static_cast<SendReq*>(base);
+  if (c.type == HdrType::kCancelAck) {
+    s->cancelling = false;
+    if (c.len == 1) {
+      // Withdrawn unmatched: nothing else will address this request.
+      drop_send_reg(s);
+      s->status.cancelled = true;
+      complete(s);
+    } else if (s->finished) {
+      complete(s);
+    }
+    return;
+  }
   drop_send_reg(s);
   if (c.type == HdrType::kFin) {
     if (s->rndv) {
       ++stats_.rndv_msgs;
       stats_.rndv_bytes += s->len;
     }
-    complete(s);
+    finish_send(s);
     return;
   }
   ++stats_.rndv_fallback_msgs;
   s->rreq = c.rreq;
   s->frag_offset = 0;
   s->frag_limit = std::min<size_t>(c.len, s->len);
-  // Nothing addresses the sender after CTS: it completes when its last fragment is out.
-  live_.erase(s->id);
-  s->id = 0;
+  // Nothing addresses the sender after CTS (but the answer to a cancellation sent before it
+  // came): it completes when its last fragment is out.
+  if (!s->cancelling) {
+    live_.erase(s->id);
+    s->id = 0;
+  }
   pipelines_.push_back(s);
 }
 

@@ -3,6 +3,7 @@
 #include <pmix.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -143,6 +144,24 @@ class PmixBootstrap final : public JobBootstrap {
     PMIX_INFO_DESTRUCT(&info);
     if (rc != PMIX_SUCCESS)
       throw std::runtime_error("PMIx_Fence failed: " + status_text(rc) +
+                               " (a rank of the job may have died)");
+  }
+
+  void fence_while(const std::function<bool()>& poll) override {
+    struct Done {
+      std::atomic<bool> flag{false};
+      pmix_status_t status = PMIX_SUCCESS;
+    } done;
+    auto cb = [](pmix_status_t status, void* cbdata) {
+      auto* d = static_cast<Done*>(cbdata);
+      d->status = status;
+      d->flag.store(true, std::memory_order_release);
+    };
+    pmix_status_t rc = PMIx_Fence_nb(&wildcard_, 1, nullptr, 0, cb, &done);
+    if (rc != PMIX_SUCCESS) throw std::runtime_error("PMIx_Fence_nb failed: " + status_text(rc));
+    while (!done.flag.load(std::memory_order_acquire)) poll();
+    if (done.status != PMIX_SUCCESS)
+      throw std::runtime_error("PMIx_Fence failed: " + status_text(done.status) +
                                " (a rank of the job may have died)");
   }
 

@@ -53,12 +53,18 @@ bool poll_compound(pml::Request* self) {
 }
 
 void cancel_one(pml::Request* r) {
-  if (!r || r->complete) return;
+  if (!r) return;
+  // A send, even one complete here, may still be withdrawn from its receiver: the pml asks
+  // and the request completes (cancelled or not) when the answer comes.
+  if (r->kind == pml::Request::Kind::kSend) {
+    the_pml().cancel(r);
+    return;
+  }
+  if (r->complete) return;
   if (r->kind == pml::Request::Kind::kRecv) {
     the_pml().cancel(r);
     return;
   }
-  if (r->kind != pml::Request::Kind::kGeneric) return;  // a started send cannot be recalled
   request_cancel(r);
 }
 

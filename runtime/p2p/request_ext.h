@@ -70,9 +70,10 @@ GeneralizedRequest* as_generalized(pml::Request* r);
 /// False for a persistent request that is not started (MPI calls it inactive): the wait and
 /// test families treat it like MPI_REQUEST_NULL.
 bool request_active(pml::Request* r);
-/// MPI_Cancel on any request: receives not yet matched are cancelled; a send that was started
-/// cannot be (the pml has no way to recall it) and completes normally with
-/// MPI_Test_cancelled false; generalized requests call the user's cancel callback.
+/// MPI_Cancel on any request: receives not yet matched are cancelled; a send's message is
+/// withdrawn if its receiver has not matched it (the request completes when the receiver has
+/// answered, MPI_Test_cancelled telling which); generalized requests call the user's cancel
+/// callback.
 void request_cancel(pml::Request* r);
 
 }  // namespace mpr::runtime

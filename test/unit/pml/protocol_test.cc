@@ -454,13 +454,61 @@ TEST_CASE("a cancelled receive completes as cancelled and matches nothing", "[pr
   w.drive([] { return false; }, 50);
   CHECK(got == 0);
   CHECK(pml::debug_counters(w.pml(1)).unexpected == 1);
-  CHECK_FALSE(w.pml(0).cancel(s));  // sends cannot be cancelled
   pml::Request* r2 = w.pml(1).irecv(&got, sizeof got, 0, 0, kCtx);
   REQUIRE(w.drive_all({r2}));
   CHECK(got == 7);
   CHECK_FALSE(w.pml(1).cancel(r2));  // already matched
   for (auto* q : {r, r2}) w.pml(1).release(q);
   w.pml(0).release(s);
+}
+
+TEST_CASE("a cancelled send whose message is unmatched is withdrawn from the receiver",
+          "[protocol]") {
+  // Eager (complete at the sender before the cancel), synchronous eager and rendezvous.
+  for (size_t size : {size_t{8}, size_t{5000}}) {
+    for (auto mode : {pml::SendMode::kStandard, pml::SendMode::kSync}) {
+      FakeWorld w(2, rough_wire());
+      std::vector<uint8_t> data = make_payload(21, size), other = make_payload(22, size);
+      pml::Request* s = w.pml(0).isend(data.data(), size, 1, 0, 5, kCtx, mode);
+      REQUIRE(w.drive([&] { return pml::debug_counters(w.pml(1)).unexpected == 1; }));
+      CHECK_FALSE(w.pml(0).cancel(s));  // the answer comes later
+      REQUIRE(w.drive_all({s}));
+      CHECK(s->status.cancelled);
+      CHECK(pml::debug_counters(w.pml(1)).unexpected == 0);
+      CHECK(pml::debug_counters(w.pml(0)).protocol_errors == 0);
+      // The next message with that envelope is the one a receive gets.
+      pml::Request* s2 = w.pml(0).isend(other.data(), size, 1, 0, 5, kCtx, mode);
+      std::vector<uint8_t> buf(size);
+      pml::Request* r = w.pml(1).irecv(buf.data(), size, 0, 5, kCtx);
+      REQUIRE(w.drive_all({s2, r}));
+      CHECK(check_payload(buf.data(), 22, size));
+      CHECK_FALSE(s2->status.cancelled);
+      for (auto* q : {s, s2}) w.pml(0).release(q);
+      w.pml(1).release(r);
+    }
+  }
+}
+
+TEST_CASE("cancelling a matched send changes nothing", "[protocol]") {
+  for (size_t size : {size_t{8}, size_t{5000}}) {
+    FakeWorld w(2, rough_wire());
+    std::vector<uint8_t> data = make_payload(23, size), buf(size);
+    pml::Request* r = w.pml(1).irecv(buf.data(), size, 0, 6, kCtx);
+    pml::Request* s = w.pml(0).isend(data.data(), size, 1, 0, 6, kCtx, pml::SendMode::kStandard);
+    REQUIRE(w.drive_all({r}));
+    CHECK_FALSE(w.pml(0).cancel(s));
+    REQUIRE(w.drive_all({s}));
+    CHECK_FALSE(s->status.cancelled);
+    CHECK(check_payload(buf.data(), 23, size));
+    // A second cancel of the same (complete, matched) send does nothing either.
+    w.pml(0).cancel(s);
+    REQUIRE(w.drive_all({s}));
+    CHECK_FALSE(s->status.cancelled);
+    CHECK(pml::debug_counters(w.pml(0)).protocol_errors == 0);
+    CHECK(pml::debug_counters(w.pml(1)).protocol_errors == 0);
+    w.pml(0).release(s);
+    w.pml(1).release(r);
+  }
 }
 
 TEST_CASE("contexts are separate matching spaces", "[protocol]") {
