@@ -17,11 +17,11 @@ int check_probe(const char* fn, MPI_Comm h, int source, int tag, Comm** comm) {
 }
 
 void set_probe_status(MPI_Status* st, const mpr::pml::Status& s) {
-  status_set(st, s.source, s.tag, MPI_SUCCESS, s.bytes, false);
+  status_set(st, s.source, s.tag, s.bytes, false);
 }
 
 void set_proc_null_status(MPI_Status* st) {
-  status_set(st, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0, false);
+  status_set(st, MPI_PROC_NULL, MPI_ANY_TAG, 0, false);
 }
 
 MPI_Message wrap(mpr::pml::Message* msg, Comm* comm) {

@@ -12,11 +12,16 @@ using mpr::pml::Request;
 
 namespace {
 
-void empty_status(MPI_Status* st) {
-  status_set(st, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0, false);
-}
+void empty_status(MPI_Status* st) { status_set(st, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, false); }
 
 MPI_Status* status_at(MPI_Status* array, int i) { return array ? &array[i] : nullptr; }
+
+// Only the calls that complete several requests write statuses' MPI_ERROR (MPI 4.1 3.2.5);
+// the others leave it as the caller had it.
+int with_error(MPI_Status* st, int code) {
+  if (st) st->MPI_ERROR = code;
+  return code;
+}
 
 int check_array(const char* fn, int count, const MPI_Request* reqs) {
   if (count < 0) return raise_error(nullptr, MPI_ERR_COUNT, fn, "invalid count %d", count);
@@ -67,7 +72,8 @@ int finish_some(const char* fn, int incount, MPI_Request* reqs, int* outcount, i
   int failed = 0, n = 0;
   for (int i = 0; i < incount; ++i) {
     if (!live(reqs[i]) || !request_test(from_handle(reqs[i]))) continue;
-    if (finish_one(fn, &reqs[i], status_at(statuses, n), &failed_comm) != MPI_SUCCESS) ++failed;
+    MPI_Status* st = status_at(statuses, n);
+    if (with_error(st, finish_one(fn, &reqs[i], st, &failed_comm)) != MPI_SUCCESS) ++failed;
     indices[n++] = i;
   }
   *outcount = n;
@@ -130,10 +136,13 @@ extern "C" int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[]
   Comm* failed_comm = nullptr;
   int failed = 0;
   for (int i = 0; i < count; ++i) {
-    if (reqs[i] == MPI_REQUEST_NULL)
-      empty_status(status_at(statuses, i));
-    else if (finish_one(fn, &reqs[i], status_at(statuses, i), &failed_comm) != MPI_SUCCESS)
+    MPI_Status* st = status_at(statuses, i);
+    if (reqs[i] == MPI_REQUEST_NULL) {
+      empty_status(st);
+      with_error(st, MPI_SUCCESS);
+    } else if (with_error(st, finish_one(fn, &reqs[i], st, &failed_comm)) != MPI_SUCCESS) {
       ++failed;
+    }
   }
   return failed ? raise_in_status(fn, failed_comm, failed) : MPI_SUCCESS;
 }
@@ -154,10 +163,13 @@ extern "C" int PMPI_Testall(int count, MPI_Request reqs[], int* flag, MPI_Status
   Comm* failed_comm = nullptr;
   int failed = 0;
   for (int i = 0; i < count; ++i) {
-    if (reqs[i] == MPI_REQUEST_NULL)
-      empty_status(status_at(statuses, i));
-    else if (finish_one(fn, &reqs[i], status_at(statuses, i), &failed_comm) != MPI_SUCCESS)
+    MPI_Status* st = status_at(statuses, i);
+    if (reqs[i] == MPI_REQUEST_NULL) {
+      empty_status(st);
+      with_error(st, MPI_SUCCESS);
+    } else if (with_error(st, finish_one(fn, &reqs[i], st, &failed_comm)) != MPI_SUCCESS) {
       ++failed;
+    }
   }
   return failed ? raise_in_status(fn, failed_comm, failed) : MPI_SUCCESS;
 }
@@ -278,8 +290,8 @@ extern "C" int PMPI_Cancel(MPI_Request* request) {
   MPR_TRY(check_running(fn));
   if (!request || *request == MPI_REQUEST_NULL)
     return raise_error(nullptr, MPI_ERR_REQUEST, fn, "invalid request MPI_REQUEST_NULL");
-  // Receives not yet matched are cancelled. A started send cannot be recalled from the pml:
-  // it completes normally and MPI_Test_cancelled reports false (see request_ext.h).
+  // Receives not yet matched are cancelled; a send whose message its receiver has not matched
+  // is withdrawn (the wait that follows reports which, see request_ext.h).
   request_cancel(from_handle(*request));
   return MPI_SUCCESS;
 }

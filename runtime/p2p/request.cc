@@ -96,10 +96,14 @@ int request_status(const char* fn, const pml::Request* r, MPI_Status* st) {
   if (auto* g = as_generalized(const_cast<pml::Request*>(r))) {
     // The user's query callback fills the status; its return value is the request's error.
     MPI_Status tmp;
-    status_set(&tmp, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0, false);
+    status_set(&tmp, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, false);
+    tmp.MPI_ERROR = st ? st->MPI_ERROR : MPI_SUCCESS;
     int code = g->query_fn ? g->query_fn(g->extra_state, &tmp) : MPI_SUCCESS;
-    tmp.MPI_ERROR = code;
-    if (st) *st = tmp;
+    if (st) {
+      const int error = st->MPI_ERROR;  // only the multiple-completion calls set it
+      *st = tmp;
+      st->MPI_ERROR = error;
+    }
     return code;
   }
   return pml_status(fn, r->status, st);
@@ -113,7 +117,7 @@ int pml_status(const char* fn, const pml::Status& s, MPI_Status* st) {
                       s.source, s.tag, s.bytes);
   else if (s.error != pml::kOk)
     code = make_error(MPI_ERR_OTHER, fn, "transport failure on the message with rank %d", s.source);
-  status_set(st, s.source, s.tag, code, s.bytes, s.cancelled);
+  status_set(st, s.source, s.tag, s.bytes, s.cancelled);
   return code;
 }
 
@@ -156,11 +160,10 @@ void reap_orphans(bool block) {
   }
 }
 
-void status_set(MPI_Status* st, int source, int tag, int error, size_t bytes, bool cancelled) {
+void status_set(MPI_Status* st, int source, int tag, size_t bytes, bool cancelled) {
   if (!st) return;
   st->MPI_SOURCE = source;
   st->MPI_TAG = tag;
-  st->MPI_ERROR = error;
   status_set_bytes(st, bytes);
   status_set_cancelled(st, cancelled);
 }

@@ -70,7 +70,7 @@ void request_destroy(pml::Request* r);
 void reap_orphans(bool block);
 
 /// Status helpers: the byte count lives in two private slots, the cancelled flag in a third.
-void status_set(MPI_Status* st, int source, int tag, int error, size_t bytes, bool cancelled);
+void status_set(MPI_Status* st, int source, int tag, size_t bytes, bool cancelled);
 size_t status_bytes(const MPI_Status* st);
 bool status_cancelled(const MPI_Status* st);
 void status_set_bytes(MPI_Status* st, size_t bytes);
