@@ -277,23 +277,28 @@ char* Schedule::scratch(size_t bytes) {
 
 void Schedule::post(const Step& s) {
   pml::Pml& p = the_pml();
+  // After a failure (a message of the wrong length) this rank forwards empty messages: every
+  // rank that expected data from it then fails too, instead of passing on garbage as success.
+  const size_t n = s.kind == Kind::kSend && error_ != MPI_SUCCESS ? 0 : s.n;
   // Small sends and receives of messages already here complete without a request.
   if (s.kind == Kind::kSend) {
-    if (p.send_now(s.src, s.n, comm_->peer(s.peer), comm_->rank(), tag_, comm_->ctx_coll())) {
+    if (p.send_now(s.src, n, comm_->peer(s.peer), comm_->rank(), tag_, comm_->ctx_coll())) {
       sent_in_group_ = true;
       return;
     }
   } else {
     pml::Status st;
     if (p.recv_now(s.dst, s.n, s.peer, tag_, comm_->ctx_coll(), &st)) {
-      note_status(st);
+      note_status(st, s.n);
       return;
     }
   }
   pml::Request* r = s.kind == Kind::kSend
-                        ? p.isend(s.src, s.n, comm_->peer(s.peer), comm_->rank(), tag_,
+                        ? p.isend(s.src, n, comm_->peer(s.peer), comm_->rank(), tag_,
                                   comm_->ctx_coll(), pml::SendMode::kStandard)
                         : p.irecv(s.dst, s.n, s.peer, tag_, comm_->ctx_coll());
+  // A receive remembers its length, so reap() can tell a short message from a full one.
+  r->user = reinterpret_cast<void*>(s.kind == Kind::kSend ? kNoLength : s.n);
   // Eager sends and receives of messages already here are often done at once.
   if (r->complete)
     reap(r);
@@ -302,13 +307,23 @@ void Schedule::post(const Step& s) {
 }
 
 void Schedule::reap(pml::Request* r) {
-  note_status(r->status);
+  note_status(r->status, reinterpret_cast<size_t>(r->user));
   the_pml().release(r);
 }
 
-void Schedule::note_status(const pml::Status& st) {
-  if (st.error != pml::kOk && error_ == MPI_SUCCESS) {
-    int peer = st.source >= 0 && st.source < comm_->size() ? st.source : -1;
+void Schedule::note_status(const pml::Status& st, size_t expected) {
+  if (error_ != MPI_SUCCESS) return;
+  int peer = st.source >= 0 && st.source < comm_->size() ? st.source : -1;
+  // Every message of a collective has the length both ends computed from their arguments; a
+  // shorter one means the ranks passed different counts or datatypes.
+  if (st.error == pml::kOk && expected != kNoLength && st.bytes < expected) {
+    error_ = make_error(MPI_ERR_OTHER, fn_,
+                        "rank %d: message from rank %d has %zu bytes where %zu were expected "
+                        "(ranks called the collective with mismatched counts or datatypes)",
+                        comm_->rank(), peer, st.bytes, expected);
+    return;
+  }
+  if (st.error != pml::kOk) {
     error_ = st.error == pml::kErrTruncate
                  ? make_error(MPI_ERR_TRUNCATE, fn_,
                               "rank %d: message from rank %d longer than expected (ranks "

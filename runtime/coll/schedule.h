@@ -125,7 +125,9 @@ class Schedule {
   /// Record the outcome of a finished transfer and let the pml have the request back.
   void reap(pml::Request* r);
   /// Keep the first failure a finished transfer reports.
-  void note_status(const pml::Status& st);
+  /// `expected`: a receive's length, or kNoLength for a send.
+  void note_status(const pml::Status& st, size_t expected);
+  static constexpr size_t kNoLength = ~size_t{0};
 
   const char* fn_;
   Comm* comm_;
