@@ -190,13 +190,16 @@ extern "C" int PMPI_Comm_create_group(MPI_Comm h, MPI_Group group, int tag, MPI_
   MPR_TRY(check_group(fn, comm, group, &g));
   MPR_TRY(check_arg(fn, comm, newcomm, "newcomm is NULL"));
   MPR_TRY(check_send_tag(fn, comm, tag));
-  if (g->my_rank() == MPI_UNDEFINED)
-    return raise_error(comm, MPI_ERR_GROUP, fn,
-                       "the calling process is not a member of the group (only members call)");
   for (int p : g->members())
     if (std::find(comm->peers().begin(), comm->peers().end(), p) == comm->peers().end())
       return raise_error(comm, MPI_ERR_GROUP, fn,
                          "the group contains job rank %d, which is not in the communicator", p);
+  // A process outside the group (MPI_GROUP_EMPTY included) gets MPI_COMM_NULL; the call is
+  // collective over the group's members only.
+  if (g->my_rank() == MPI_UNDEFINED) {
+    *newcomm = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+  }
   Comm* c = nullptr;
   MPR_TRY(raise(comm, comm_create_group(fn, comm, g->members(), tag, &c)));
   return deliver(c, newcomm);

@@ -189,12 +189,14 @@ int alltoallw(const char* fn, const void* sendbuf, const int sendcounts[], const
   std::vector<Xfer> sends, recvs;
   for (size_t j = 0; j < p.out.size(); ++j) {
     Datatype* dt;
-    MPR_TRY(check_xfer(fn, p.comm, sendbuf, sendcounts[j], sendtypes[j], &dt));
+    // The displacements are bytes, so with MPI_BOTTOM they are absolute addresses: check the
+    // address they give, not the base.
+    MPR_TRY(check_xfer(fn, p.comm, at(sendbuf, sdispls[j]), sendcounts[j], sendtypes[j], &dt));
     sends.push_back({at(sendbuf, sdispls[j]), sendcounts[j], dt});
   }
   for (size_t i = 0; i < p.in.size(); ++i) {
     Datatype* dt;
-    MPR_TRY(check_xfer(fn, p.comm, recvbuf, recvcounts[i], recvtypes[i], &dt));
+    MPR_TRY(check_xfer(fn, p.comm, at(recvbuf, rdispls[i]), recvcounts[i], recvtypes[i], &dt));
     recvs.push_back({at(recvbuf, rdispls[i]), recvcounts[i], dt});
   }
   return finish(fn, p, start(p, sends, recvs), request);

@@ -246,8 +246,15 @@ extern "C" int PMPI_Cart_sub(MPI_Comm h, const int remain_dims[], MPI_Comm* newc
       color = color * t->dims[i] + c[i];
     }
   }
+  // Keeping no dimension gives a zero-dimensional grid, which (as MPI_Cart_create with ndims 0)
+  // holds one process: rank 0; the others get MPI_COMM_NULL.
+  if (sub->dims.empty()) color = comm->rank() == 0 ? 0 : MPI_UNDEFINED;
   Comm* out = nullptr;
   MPR_TRY(raise(comm, comm_split(fn, comm, color, key, &out)));
+  if (!out) {
+    *newcomm = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+  }
   out->set_topo(std::move(sub));
   *newcomm = out->handle();
   return MPI_SUCCESS;
@@ -406,10 +413,14 @@ extern "C" int PMPI_Dist_graph_create(MPI_Comm h, int n, const int sources[], co
   for (int r = 0; r < size; ++r) out[r] = ctl::to_bytes(recs[r]);
   std::vector<std::pair<int, std::vector<uint8_t>>> got;
   ctl::Channel ch{comm->ctx_coll(), comm->rank(), &comm->peers()};
+  // Weighted is a property of the whole graph: a process with no edges may pass NULL, which is
+  // MPI_UNWEIGHTED, while the others pass weights.
+  int64_t weighted = has_weights(weights) ? 1 : 0;
+  MPR_TRY(raise(comm, ctl::allreduce_sum(fn, ch, ctl::kTagCtlGather, &weighted, 1)));
   MPR_TRY(raise(comm, ctl::sparse_exchange(fn, ch, ctl::kTagCtlDistGraph, out, &got)));
   auto topo = std::make_shared<Topology>();
   topo->kind = MPI_DIST_GRAPH;
-  topo->weighted = has_weights(weights);
+  topo->weighted = weighted > 0;
   for (const auto& [src, bytes] : got) {
     std::vector<int> v = ctl::from_bytes(bytes);
     for (size_t k = 0; k + 2 < v.size(); k += 3) {

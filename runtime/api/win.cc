@@ -28,6 +28,32 @@ int check_create_args(const char* fn, Comm* comm, MPI_Aint size, int disp_unit) 
   return MPI_SUCCESS;
 }
 
+// The window hints MPI defines, with the value each has when the program set none. Other keys
+// are ignored (MPI_Win_get_info does not return them), as the standard allows.
+constexpr std::pair<const char*, const char*> kWinHintDefaults[] = {
+    {"no_locks", "false"},
+    {"accumulate_ordering", "rar,raw,war,waw"},
+    {"accumulate_ops", "same_op_no_op"},
+    {"mpi_accumulate_granularity", "0"},
+    {"same_size", "false"},
+    {"same_disp_unit", "false"},
+    // Shared segments may be laid out noncontiguously (the program must query each).
+    {"alloc_shared_noncontig", "true"},
+};
+
+void set_hints(Win* w, const Info* i) {
+  if (!i) return;
+  for (const auto& kv : i->entries()) {
+    bool known = false;
+    for (const auto& d : kWinHintDefaults) known = known || kv.first == d.first;
+    if (!known) continue;
+    bool replaced = false;
+    for (auto& h : w->hints)
+      if (h.first == kv.first) h.second = kv.second, replaced = true;
+    if (!replaced) w->hints.push_back(kv);
+  }
+}
+
 int new_window(const char* fn, MPI_Comm h, MPI_Info info, int flavor, void* base, MPI_Aint size,
                int disp_unit, MPI_Win* win, Win** out) {
   Comm* comm;
@@ -38,8 +64,7 @@ int new_window(const char* fn, MPI_Comm h, MPI_Info info, int flavor, void* base
   MPR_TRY(check_info_arg(fn, comm, info));
   MPR_TRY(check_create_args(fn, comm, size, disp_unit));
   MPR_TRY(rma::create(fn, comm, flavor, base, size, disp_unit, out));
-  if (Info* i = to_info(info))
-    for (const auto& kv : i->entries()) (*out)->hints.push_back(kv);
+  set_hints(*out, to_info(info));
   *win = (*out)->handle();
   return MPI_SUCCESS;
 }
@@ -172,12 +197,7 @@ extern "C" int PMPI_Win_set_info(MPI_Win win, MPI_Info info) {
   Info* i;
   MPR_TRY(check_info(fn, nullptr, info, false, &i));
   // No hint changes behaviour; they are kept so MPI_Win_get_info returns them.
-  for (const auto& kv : i->entries()) {
-    bool replaced = false;
-    for (auto& h : w->hints)
-      if (h.first == kv.first) h.second = kv.second, replaced = true;
-    if (!replaced) w->hints.push_back(kv);
-  }
+  set_hints(w, i);
   return MPI_SUCCESS;
 }
 MPR_WEAK_ALIAS(Win_set_info);
@@ -188,6 +208,7 @@ extern "C" int PMPI_Win_get_info(MPI_Win win, MPI_Info* info_used) {
   MPR_TRY(enter(fn, win, &w));
   if (!info_used) return rma::win_error(w, MPI_ERR_ARG, fn, "info_used is NULL");
   auto* info = new Info;
+  for (const auto& [k, v] : kWinHintDefaults) info->set(k, v);
   for (const auto& [k, v] : w->hints) info->set(k, v);
   *info_used = info->handle();
   return MPI_SUCCESS;

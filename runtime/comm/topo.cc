@@ -89,7 +89,7 @@ namespace {
 struct DimsSearch {
   std::vector<int> divisors;  // of the number being split, descending
   std::vector<int> cur, best;
-  int best_spread = INT32_MAX, best_max = INT32_MAX;
+  int best_spread = INT32_MAX;
 
   // Choose the remaining `slots` factors (each <= cap, non-increasing) of m.
   void run(int m, int slots, int cap) {
@@ -112,11 +112,15 @@ struct DimsSearch {
     }
   }
 
+  // The smallest spread (largest minus smallest factor) wins; among equal spreads, the one whose
+  // smallest factor is largest, then its second smallest, and so on (as MPICH decides, so
+  // programs get the same grids).
   void consider() {
     int spread = cur.front() - cur.back();
-    if (spread < best_spread || (spread == best_spread && cur.front() < best_max)) {
+    if (spread < best_spread ||
+        (spread == best_spread &&
+         std::lexicographical_compare(best.rbegin(), best.rend(), cur.rbegin(), cur.rend()))) {
       best_spread = spread;
-      best_max = cur.front();
       best = cur;
     }
   }

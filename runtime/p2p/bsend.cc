@@ -1,6 +1,7 @@
 #include "runtime/p2p/bsend.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "runtime/core/errors.h"
 #include "runtime/core/state.h"
@@ -39,22 +40,30 @@ void BsendBuffer::reclaim() {
 }
 
 bool BsendBuffer::alloc(size_t len, size_t* off) const {
+  // First fit; a slot starts 16-byte aligned when the gap has room for the padding, else where
+  // the gap starts, so a buffer sized exactly as MPI says (MPI_Pack_size + MPI_BSEND_OVERHEAD
+  // per message) always holds its messages.
+  auto fits = [&](size_t at, size_t end) {
+    const size_t base = reinterpret_cast<uintptr_t>(base_);
+    const size_t aligned = ((base + at + 15) & ~size_t{15}) - base;
+    if (aligned + len <= end) return *off = aligned, true;
+    if (at + len <= end) return *off = at, true;
+    return false;
+  };
   size_t at = 0;
   for (const Segment& s : segs_) {
-    if (s.off - at >= len) break;
+    if (fits(at, s.off)) return true;
     at = s.off + s.len;
   }
-  if (at + len > size_) return false;
-  *off = at;
-  return true;
+  return fits(at, size_);
 }
 
 int BsendBuffer::send(const char* fn, Comm* comm, const void* buf, int count, const Datatype* type,
                       int dest, int tag) {
   size_t bytes = static_cast<size_t>(count) * type->size;
-  // MPI_BSEND_OVERHEAD is what users reserve per message; charging it keeps their sizing
-  // arithmetic valid. Offsets stay 16-byte aligned for the copy.
-  size_t len = (bytes + 15) / 16 * 16 + MPI_BSEND_OVERHEAD;
+  // MPI_BSEND_OVERHEAD is what users reserve per message; charging exactly it keeps their
+  // sizing arithmetic valid.
+  size_t len = bytes + MPI_BSEND_OVERHEAD;
   if (!attached())
     return make_error(MPI_ERR_BUFFER, fn, "no buffer attached (call MPI_Buffer_attach first)");
   size_t off = 0;

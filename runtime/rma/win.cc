@@ -428,7 +428,9 @@ int shared_query(const char* fn, Win* w, int rank, MPI_Aint* size, int* disp_uni
   const Target& t = w->targets[rank];
   *size = MPI_Aint(t.info.size);
   *disp_unit = t.info.disp_unit;
-  *static_cast<void**>(baseptr) = static_cast<char*>(w->shm_base) + t.info.shm_offset;
+  // A segment of size 0 has no memory to point at.
+  *static_cast<void**>(baseptr) =
+      t.info.size ? static_cast<char*>(w->shm_base) + t.info.shm_offset : nullptr;
   return MPI_SUCCESS;
 }
 
