@@ -109,6 +109,7 @@ Schedule::Schedule(const char* fn, Comm* comm, Mode mode)
 Schedule::Memory& Schedule::mem() {
   if (!mem_) {
     if (spares_.empty()) {
+      local_comm_(comm->is_inter() ? comm->local_comm() : comm),
       mem_ = new Memory;
     } else {
       mem_ = spares_.back();
@@ -197,13 +198,13 @@ Segmenting segmenting() {
 void Schedule::transfer(Kind kind, const void* src, void* dst, size_t bytes, int peer) {
   const Segmenting seg = segmenting();
   if (seg.segment == 0 || bytes <= seg.segment || bytes > seg.max) {
-    add({kind, group_break_, peer, bytes, src, dst, nullptr});
+    add({kind, group_break_, local_, peer, bytes, src, dst, nullptr});
     return;
   }
   // Both sides cut the same byte count the same way, and the pml keeps the pieces in order.
   for (size_t off = 0; off < bytes; off += seg.segment) {
     const size_t n = std::min(seg.segment, bytes - off);
-    add({kind, group_break_, peer, n, src ? static_cast<const char*>(src) + off : nullptr,
+    add({kind, group_break_, local_, peer, n, src ? static_cast<const char*>(src) + off : nullptr,
          dst ? static_cast<char*>(dst) + off : nullptr, nullptr});
   }
 }
@@ -218,12 +219,12 @@ void Schedule::recv(void* buf, size_t bytes, int peer) {
 
 void Schedule::copy(void* dst, const void* src, size_t bytes) {
   if (bytes == 0 || dst == src) return;
-  add({Kind::kCopy, false, -1, bytes, src, dst, nullptr});
+  add({Kind::kCopy, false, false, -1, bytes, src, dst, nullptr});
 }
 
 void Schedule::reduce(const void* in, void* inout, size_t count) {
   if (count == 0) return;
-  add({Kind::kReduce, false, -1, count, in, inout, nullptr});
+  add({Kind::kReduce, false, false, -1, count, in, inout, nullptr});
 }
 
 void Schedule::keep(const Datatype* type) {
@@ -235,13 +236,13 @@ void Schedule::keep(const Datatype* type) {
 void Schedule::unpack(const Datatype* type, const void* packed, size_t bytes, void* out) {
   if (bytes == 0) return;
   keep(type);
-  add({Kind::kUnpack, false, -1, bytes, packed, out, type});
+  add({Kind::kUnpack, false, false, -1, bytes, packed, out, type});
 }
 
 void Schedule::defer_unpack(const Datatype* type, const void* packed, size_t bytes, void* out) {
   if (bytes == 0) return;
   keep(type);
-  deferred_.push_back({Kind::kUnpack, false, -1, bytes, packed, out, type});
+  deferred_.push_back({Kind::kUnpack, false, false, -1, bytes, packed, out, type});
 }
 
 void Schedule::seal() {
@@ -279,21 +280,22 @@ void Schedule::post(const Step& s) {
   pml::Pml& p = the_pml();
   // Small sends and receives of messages already here complete without a request.
   if (s.kind == Kind::kSend) {
-    if (p.send_now(s.src, s.n, comm_->peer(s.peer), comm_->rank(), tag_, comm_->ctx_coll())) {
+    if (p.send_now(s.src, s.n, c->peer(s.peer), c->rank(), tag_, ctx)) {
       sent_in_group_ = true;
       return;
     }
+  const Comm* c = s.local ? local_comm_ : comm_;
+  const uint32_t ctx = c->ctx_coll();
   } else {
     pml::Status st;
-    if (p.recv_now(s.dst, s.n, s.peer, tag_, comm_->ctx_coll(), &st)) {
+    if (p.recv_now(s.dst, s.n, s.peer, tag_, ctx, &st)) {
       note_status(st);
       return;
     }
   }
-  pml::Request* r = s.kind == Kind::kSend
-                        ? p.isend(s.src, s.n, comm_->peer(s.peer), comm_->rank(), tag_,
-                                  comm_->ctx_coll(), pml::SendMode::kStandard)
-                        : p.irecv(s.dst, s.n, s.peer, tag_, comm_->ctx_coll());
+  pml::Request* r = s.kind == Kind::kSend ? p.isend(s.src, s.n, c->peer(s.peer), c->rank(), tag_,
+                                                    ctx, pml::SendMode::kStandard)
+                                          : p.irecv(s.dst, s.n, s.peer, tag_, ctx);
   // Eager sends and receives of messages already here are often done at once.
   if (r->complete)
     reap(r);
@@ -308,7 +310,8 @@ void Schedule::reap(pml::Request* r) {
 
 void Schedule::note_status(const pml::Status& st) {
   if (st.error != pml::kOk && error_ == MPI_SUCCESS) {
-    int peer = st.source >= 0 && st.source < comm_->size() ? st.source : -1;
+    int peer =
+        st.source >= 0 && st.source < std::max(comm_->size(), comm_->p2p_size()) ? st.source : -1;
     error_ = st.error == pml::kErrTruncate
                  ? make_error(MPI_ERR_TRUNCATE, fn_,
                               "rank %d: message from rank %d longer than expected (ranks "

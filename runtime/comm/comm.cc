@@ -75,6 +75,7 @@ Comm::~Comm() {
   if (internal_) internal_->release();
   if (owns_ctx_) release_context_id(ctx_);
   errhandler_release(errhandler_);
+  if (local_) local_->release();
 }
 
 void Comm::set_errhandler(Errhandler* e) {
@@ -99,6 +100,15 @@ Comm* Comm::internal() {
 
 Comm* to_comm(MPI_Comm h) {
   auto v = reinterpret_cast<uintptr_t>(h);
+Comm* Comm::local_comm() {
+  if (!local_) {
+    local_ = new Comm(peers_, rank_, ctx_ + kLocalCtxOffset, MPI_COMM_NULL);
+    local_->owns_ctx_ = false;  // derived from this communicator's pair, never allocated
+    local_->name_ = name_ + " (local group)";
+  }
+  return local_;
+}
+
   if (v == reinterpret_cast<uintptr_t>(MPI_COMM_WORLD)) return g_state.world;
   if (v == reinterpret_cast<uintptr_t>(MPI_COMM_SELF)) return g_state.self;
   if (v < 0x1000) return nullptr;

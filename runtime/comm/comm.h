@@ -77,6 +77,14 @@ class Comm {
   /// ordinary point-to-point path with its datatype handling, yet can never match a user's
   /// receive. Created on first use; owned by this communicator.
   Comm* internal();
+  /// An intercommunicator's local group as an intracommunicator, for the steps of
+  /// intercommunicator collectives that stay inside one group. Its context pair is this one's
+  /// plus kLocalCtxOffset: outside the allocator's range, unique because this communicator's
+  /// pair is, and shared by the two groups without harm since each group's members only talk
+  /// among themselves on it; so it needs no agreement. Created on first use; owned by this
+  /// communicator.
+  Comm* local_comm();
+  static constexpr uint32_t kLocalCtxOffset = 0x40000000;
 
   /// Pending requests keep their communicator alive past MPI_Comm_free.
   void retain() { ++refs_; }
@@ -101,6 +109,7 @@ class Comm {
   std::shared_ptr<const Topology> topo_;
   std::vector<std::pair<std::string, std::string>> hints_;
   Comm* internal_ = nullptr;
+  Comm* local_ = nullptr;
   int refs_ = 1;
   uint32_t coll_seq_ = 0;
   bool freed_ = false;
