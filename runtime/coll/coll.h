@@ -11,6 +11,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "runtime/coll/schedule.h"
 #include "runtime/comm/comm.h"
@@ -86,6 +89,13 @@ void inter_allgather(Schedule& s, const void* sendbuf, size_t sblk, void* recvbu
 void inter_allgatherv(Schedule& s, const void* sendbuf, size_t bytes, const Span* blocks);
 /// One block to and from each remote rank (alltoall, alltoallv, alltoallw).
 void inter_alltoallv(Schedule& s, const Span* sends, const Span* recvs);
+
+/// MPI_Comm_idup (hints == nullptr) and MPI_Comm_idup_with_info: starts the duplication of
+/// `parent` as a nonblocking collective and stores its request in *req; *newcomm is written
+/// when the request completes. Returns an MPI error code (not raised).
+int comm_idup(const char* fn, Comm* parent,
+              const std::vector<std::pair<std::string, std::string>>* hints, MPI_Comm* newcomm,
+              MPI_Request* req);
 
 // Blocking shortcuts for runtime-internal callers and tests: run one collective on `comm`
 // (predefined types, contiguous buffers) and return an MPI error code (not raised).

@@ -24,6 +24,12 @@ bool g_in_hook = false;
 // The request reports the schedule's first failure through the pml status the wait calls read.
 void complete(NbcRequest* r) {
   int err = r->sched.error();
+  if (r->on_done) {
+    // Runs once, also after a failed schedule (so it can give back what it holds).
+    int rc = r->on_done(r, err);
+    r->on_done = nullptr;
+    if (err == MPI_SUCCESS) err = rc;
+  }
   if (err != MPI_SUCCESS)
     r->status.error =
         error_class_of(err) == MPI_ERR_TRUNCATE ? pml::kErrTruncate : pml::kErrTransport;
@@ -103,13 +109,13 @@ std::vector<Schedule::Memory*> Schedule::spares_;
 Schedule::Schedule(const char* fn, Comm* comm, Mode mode)
     : fn_(fn),
       comm_(comm),
+      local_comm_(comm->is_inter() ? comm->local_comm() : comm),
       tag_(static_cast<int>(1 + comm->next_coll_seq() % kTagSpan)),
       immediate_(mode == Mode::kImmediate) {}
 
 Schedule::Memory& Schedule::mem() {
   if (!mem_) {
     if (spares_.empty()) {
-      local_comm_(comm->is_inter() ? comm->local_comm() : comm),
       mem_ = new Memory;
     } else {
       mem_ = spares_.back();
@@ -278,14 +284,14 @@ char* Schedule::scratch(size_t bytes) {
 
 void Schedule::post(const Step& s) {
   pml::Pml& p = the_pml();
+  const Comm* c = s.local ? local_comm_ : comm_;
+  const uint32_t ctx = c->ctx_coll();
   // Small sends and receives of messages already here complete without a request.
   if (s.kind == Kind::kSend) {
     if (p.send_now(s.src, s.n, c->peer(s.peer), c->rank(), tag_, ctx)) {
       sent_in_group_ = true;
       return;
     }
-  const Comm* c = s.local ? local_comm_ : comm_;
-  const uint32_t ctx = c->ctx_coll();
   } else {
     pml::Status st;
     if (p.recv_now(s.dst, s.n, s.peer, tag_, ctx, &st)) {

@@ -187,6 +187,12 @@ class Schedule {
 struct NbcRequest : RtRequest {
   NbcRequest(const char* fn, Comm* comm);
   Schedule sched;
+  /// Called once when the schedule has finished, before the request completes, with the
+  /// schedule's error (MPI_SUCCESS or a code): the work an operation does with the schedule's
+  /// result (MPI_Comm_idup builds the communicator). Returns an MPI error code the request
+  /// then reports; `state` is the operation's own data, owned by the request.
+  int (*on_done)(NbcRequest* req, int err) = nullptr;
+  std::shared_ptr<void> state;
 };
 
 /// Seal `req`'s schedule, start it (its first transfers are posted now) and register it with
