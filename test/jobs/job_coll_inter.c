@@ -278,6 +278,38 @@ static void t_reduce_scatter(const Ctx *c) {
   free(counts), free(s), free(r), free(sb), free(rb);
 }
 
+/* Non-contiguous datatypes: every other int of the buffers (staged through packed copies;
+ * the reduction runs on the packed layout). */
+static void t_dtype(const Ctx *c) {
+  enum { K = 6 };
+  MPI_Datatype vec;
+  CHECK_MPI(MPI_Type_vector(K, 1, 2, MPI_INT, &vec));
+  CHECK_MPI(MPI_Type_commit(&vec));
+  int s[2 * K], r[2 * K];
+  for (int i = 0; i < 2 * K; ++i) {
+    s[i] = val(3, c->g, c->lr, i);
+    r[i] = -1;
+  }
+  RUN(MPI_Allreduce(s, r, 1, vec, MPI_SUM, c->ic),
+      MPI_Iallreduce(s, r, 1, vec, MPI_SUM, c->ic, &req_));
+  for (int i = 0; i < 2 * K; ++i) {
+    int want = -1;
+    if (i % 2 == 0) {
+      want = 0;
+      for (int j = 0; j < c->m; ++j) want += val(3, !c->g, j, i);
+    }
+    EXPECT(r[i] == want, "%s vector allreduce: r[%d] = %d, expected %d", c->name, i, r[i], want);
+  }
+  int root = root_arg(c, 1, 0);
+  for (int i = 0; i < 2 * K; ++i) r[i] = root == MPI_ROOT ? val(4, 1, 0, i) : -1;
+  RUN(MPI_Bcast(r, 1, vec, root, c->ic), MPI_Ibcast(r, 1, vec, root, c->ic, &req_));
+  for (int i = 0; i < 2 * K; ++i) {
+    int want = root == MPI_ROOT ? val(4, 1, 0, i) : root == MPI_PROC_NULL || i % 2 ? -1 : val(4, 1, 0, i);
+    EXPECT(r[i] == want, "%s vector bcast: r[%d] = %d, expected %d", c->name, i, r[i], want);
+  }
+  CHECK_MPI(MPI_Type_free(&vec));
+}
+
 /* Several different nonblocking collectives outstanding at once, completed in reverse. */
 static void t_many_outstanding(const Ctx *c) {
   int b = c->g == 0 && c->lr == 0 ? 4242 : -1, rootb = root_arg(c, 0, 0);
@@ -335,6 +367,7 @@ static void run_all(const Ctx *c) {
     t_allgather(c, 2);
     t_alltoall(c, 3);
     t_reduce_scatter(c);
+    t_dtype(c);
     t_barrier(c);
   }
   t_many_outstanding(c);
