@@ -45,7 +45,8 @@ static void idup_world(void) {
   for (int k = 0; k < kDups; ++k) {
     dups[k] = MPI_COMM_NULL;
     CHECK_MPI(MPI_Comm_idup(MPI_COMM_WORLD, &dups[k], &reqs[k]));
-    if (k == 1) CHECK_MPI(MPI_Iallreduce(&x, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &reqs[kDups]));
+    if (k == 1)
+      CHECK_MPI(MPI_Iallreduce(&x, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &reqs[kDups]));
   }
   /* Reverse order, the allreduce in the middle. */
   CHECK_MPI(MPI_Wait(&reqs[kDups - 1], MPI_STATUS_IGNORE));
