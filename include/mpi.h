@@ -172,6 +172,8 @@ typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *error_code, ...);
 
 /* MPI_Comm_split_type */
 #define MPI_COMM_TYPE_SHARED 1
+#define MPI_COMM_TYPE_HW_UNGUIDED 2
+#define MPI_COMM_TYPE_HW_GUIDED 3
 
 /* MPI_Topo_test */
 #define MPI_GRAPH 1
@@ -508,6 +510,8 @@ MPR_API int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
 MPR_API int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
 MPR_API int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
 MPR_API int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
+MPR_API int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+                                    MPI_Request *request);
 MPR_API int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
 MPR_API int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
 MPR_API int MPI_Comm_test_inter(MPI_Comm comm, int *flag);
@@ -955,6 +959,8 @@ MPR_API int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
 MPR_API int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
 MPR_API int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
 MPR_API int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
+MPR_API int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+                                     MPI_Request *request);
 MPR_API int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
 MPR_API int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
 MPR_API int PMPI_Comm_test_inter(MPI_Comm comm, int *flag);

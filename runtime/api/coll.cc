@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "runtime/api/check.h"
+#include "runtime/api/coll_impl.h"
 #include "runtime/coll/call.h"
 
 using namespace mpr::runtime;
@@ -14,23 +15,12 @@ using namespace mpr::runtime::api;
 using mpr::runtime::coll::Call;
 using mpr::runtime::coll::Span;
 
-namespace {
-
-int check_coll_comm(const char* fn, MPI_Comm h, Comm** comm) {
-  MPR_TRY(check_running(fn));
-  MPR_TRY(check_comm(fn, h, comm));
-  if ((*comm)->is_inter())
-    return raise_error(*comm, MPI_ERR_COMM, fn,
-                       "collectives on intercommunicators are not supported");
-  return MPI_SUCCESS;
-}
+namespace mpr::runtime::api {
 
 int check_request_arg(const char* fn, Comm* comm, MPI_Request* req) {
   return check_arg(fn, comm, req != nullptr, "request is NULL");
 }
 
-// The op must be defined on the type, and MPI_REPLACE / MPI_NO_OP belong to one-sided
-// accumulates only.
 int check_op_for(const char* fn, Comm* comm, const Op* op, const Datatype* dt) {
   if (op->predefined && (op->id == OpId::kReplace || op->id == OpId::kNoOp))
     return raise_error(comm, MPI_ERR_OP, fn, "%s is only valid in one-sided accumulates", op->name);
@@ -58,7 +48,6 @@ int check_counts(const char* fn, Comm* comm, const int* counts, const int* displ
   return MPI_SUCCESS;
 }
 
-// The common checks of a reduction; `recv_here` says whether this rank writes recvbuf.
 int check_reduction(const char* fn, Comm* comm, const void* sendbuf, const void* recvbuf, int count,
                     MPI_Datatype type, MPI_Op op, bool recv_here, Datatype** dt, Op** o) {
   MPR_TRY(check_count(fn, comm, count));
@@ -79,11 +68,21 @@ char* at(const void* buf, size_t elems, const Datatype* t) {
   return static_cast<char*>(const_cast<void*>(buf)) + static_cast<ptrdiff_t>(elems) * t->extent;
 }
 
+}  // namespace mpr::runtime::api
+
+namespace {
+
+int check_coll_comm(const char* fn, MPI_Comm h, Comm** comm) {
+  MPR_TRY(check_running(fn));
+  return check_comm(fn, h, comm);
+}
+
 // ---- one implementation per collective; req == nullptr means the blocking call ----------------
 
 int barrier(const char* fn, MPI_Comm h, MPI_Request* req) {
   Comm* comm;
   MPR_TRY(check_coll_comm(fn, h, &comm));
+  if (comm->is_inter()) return inter::barrier(fn, comm, req);
   if (req) MPR_TRY(check_request_arg(fn, comm, req));
   Call c(fn, comm, req);
   coll::barrier(c.s());
@@ -95,6 +94,7 @@ int bcast(const char* fn, void* buffer, int count, MPI_Datatype type, int root, 
   Comm* comm;
   Datatype* dt;
   MPR_TRY(check_coll_comm(fn, h, &comm));
+  if (comm->is_inter()) return inter::bcast(fn, comm, buffer, count, type, root, req);
   MPR_TRY(check_data(fn, comm, buffer, count, type, &dt));
   MPR_TRY(check_root(fn, comm, root));
   if (req) MPR_TRY(check_request_arg(fn, comm, req));
@@ -111,6 +111,8 @@ int reduce(const char* fn, const void* sendbuf, void* recvbuf, int count, MPI_Da
   Datatype* dt;
   Op* o;
   MPR_TRY(check_coll_comm(fn, h, &comm));
+  if (comm->is_inter())
+    return inter::reduce(fn, comm, sendbuf, recvbuf, count, type, op, root, req);
   MPR_TRY(check_root(fn, comm, root));
   const bool is_root = comm->rank() == root, in_place = sendbuf == MPI_IN_PLACE;
   MPR_TRY(check_reduction(fn, comm, sendbuf, recvbuf, count, type, op, is_root, &dt, &o));
@@ -133,6 +135,7 @@ int allreduce(const char* fn, const void* sendbuf, void* recvbuf, int count, MPI
   Datatype* dt;
   Op* o;
   MPR_TRY(check_coll_comm(fn, h, &comm));
+  if (comm->is_inter()) return inter::allreduce(fn, comm, sendbuf, recvbuf, count, type, op, req);
   MPR_TRY(check_reduction(fn, comm, sendbuf, recvbuf, count, type, op, true, &dt, &o));
   if (req) MPR_TRY(check_request_arg(fn, comm, req));
   const bool in_place = sendbuf == MPI_IN_PLACE;
@@ -151,6 +154,11 @@ int scan(const char* fn, const void* sendbuf, void* recvbuf, int count, MPI_Data
   Datatype* dt;
   Op* o;
   MPR_TRY(check_coll_comm(fn, h, &comm));
+  if (comm->is_inter())
+    return raise_error(comm, MPI_ERR_COMM, fn,
+                       "%s is not defined on intercommunicators (prefix reductions need one "
+                       "group)",
+                       fn);
   MPR_TRY(check_reduction(fn, comm, sendbuf, recvbuf, count, type, op, true, &dt, &o));
   if (req) MPR_TRY(check_request_arg(fn, comm, req));
   const bool in_place = sendbuf == MPI_IN_PLACE;
@@ -170,6 +178,8 @@ int reduce_scatter(const char* fn, const void* sendbuf, void* recvbuf, const int
   Datatype* dt;
   Op* o;
   MPR_TRY(check_coll_comm(fn, h, &comm));
+  if (comm->is_inter())
+    return inter::reduce_scatter(fn, comm, sendbuf, recvbuf, recvcounts, block, type, op, req);
   const int size = comm->size(), rank = comm->rank();
   std::vector<int> counts(size, block);
   if (recvcounts) {
@@ -200,6 +210,9 @@ int gather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype send
   Comm* comm;
   Datatype *st = nullptr, *rt = nullptr;
   MPR_TRY(check_coll_comm(fn, h, &comm));
+  if (comm->is_inter())
+    return inter::gather(fn, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                         req);
   MPR_TRY(check_root(fn, comm, root));
   const bool is_root = comm->rank() == root, in_place = sendbuf == MPI_IN_PLACE;
   const int n = comm->size();
@@ -224,6 +237,9 @@ int gatherv(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sen
   Comm* comm;
   Datatype *st = nullptr, *rt = nullptr;
   MPR_TRY(check_coll_comm(fn, h, &comm));
+  if (comm->is_inter())
+    return inter::gatherv(fn, comm, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                          recvtype, root, req);
   MPR_TRY(check_root(fn, comm, root));
   const bool is_root = comm->rank() == root, in_place = sendbuf == MPI_IN_PLACE;
   const int n = comm->size();
@@ -256,6 +272,9 @@ int scatter(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sen
   Comm* comm;
   Datatype *st = nullptr, *rt = nullptr;
   MPR_TRY(check_coll_comm(fn, h, &comm));
+  if (comm->is_inter())
+    return inter::scatter(fn, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                          root, req);
   MPR_TRY(check_root(fn, comm, root));
   const bool is_root = comm->rank() == root, in_place = recvbuf == MPI_IN_PLACE;
   const int n = comm->size();
@@ -279,6 +298,9 @@ int scatterv(const char* fn, const void* sendbuf, const int* sendcounts, const i
   Comm* comm;
   Datatype *st = nullptr, *rt = nullptr;
   MPR_TRY(check_coll_comm(fn, h, &comm));
+  if (comm->is_inter())
+    return inter::scatterv(fn, comm, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                           recvtype, root, req);
   MPR_TRY(check_root(fn, comm, root));
   const bool is_root = comm->rank() == root, in_place = recvbuf == MPI_IN_PLACE;
   const int n = comm->size();
@@ -310,6 +332,9 @@ int allgather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype s
   Comm* comm;
   Datatype *st = nullptr, *rt = nullptr;
   MPR_TRY(check_coll_comm(fn, h, &comm));
+  if (comm->is_inter())
+    return inter::allgather(fn, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                            req);
   const bool in_place = sendbuf == MPI_IN_PLACE;
   if (!in_place) MPR_TRY(check_data(fn, comm, sendbuf, sendcount, sendtype, &st));
   MPR_TRY(check_data(fn, comm, recvbuf, recvcount, recvtype, &rt));
@@ -328,6 +353,9 @@ int allgatherv(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype 
   Comm* comm;
   Datatype *st = nullptr, *rt = nullptr;
   MPR_TRY(check_coll_comm(fn, h, &comm));
+  if (comm->is_inter())
+    return inter::allgatherv(fn, comm, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                             recvtype, req);
   const bool in_place = sendbuf == MPI_IN_PLACE;
   const int n = comm->size(), rank = comm->rank();
   if (!in_place) MPR_TRY(check_data(fn, comm, sendbuf, sendcount, sendtype, &st));
@@ -350,6 +378,9 @@ int alltoall(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype se
   Comm* comm;
   Datatype *st = nullptr, *rt = nullptr;
   MPR_TRY(check_coll_comm(fn, h, &comm));
+  if (comm->is_inter())
+    return inter::alltoall(fn, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                           req);
   const bool in_place = sendbuf == MPI_IN_PLACE;
   if (!in_place) MPR_TRY(check_data(fn, comm, sendbuf, sendcount, sendtype, &st));
   MPR_TRY(check_data(fn, comm, recvbuf, recvcount, recvtype, &rt));
@@ -380,7 +411,7 @@ struct VSide {
 
 int alltoallvw(const char* fn, Comm* comm, VSide& snd, VSide& rcv, bool in_place,
                MPI_Request* req) {
-  const int n = comm->size();
+  const int n = comm->p2p_size();
   Call c(fn, comm, req);
   std::vector<Span> sends(n), recvs(n);
   for (int i = 0; i < n; ++i) {
@@ -398,7 +429,10 @@ int alltoallvw(const char* fn, Comm* comm, VSide& snd, VSide& rcv, bool in_place
     }
     recvs[i] = {c.out(rcv.block(i), rcv.counts[i], rt), rbytes};
   }
-  coll::alltoallv(c.s(), sends.data(), recvs.data());
+  if (comm->is_inter())
+    coll::inter_alltoallv(c.s(), sends.data(), recvs.data());
+  else
+    coll::alltoallv(c.s(), sends.data(), recvs.data());
   return c.finish();
 }
 
@@ -409,7 +443,10 @@ int alltoallv(const char* fn, const void* sendbuf, const int* sendcounts, const 
   Datatype *st = nullptr, *rt = nullptr;
   MPR_TRY(check_coll_comm(fn, h, &comm));
   const bool in_place = sendbuf == MPI_IN_PLACE;
-  const int n = comm->size();
+  if (in_place && comm->is_inter())
+    return raise_error(comm, MPI_ERR_BUFFER, fn,
+                       "MPI_IN_PLACE as sendbuf is not valid on an intercommunicator");
+  const int n = comm->p2p_size();  // remote group of an intercommunicator
   if (!in_place) {
     MPR_TRY(check_counts(fn, comm, sendcounts, sdispls, n, "sendcounts or s"));
     MPR_TRY(check_type(fn, comm, sendtype, &st));
@@ -427,7 +464,10 @@ int alltoallw(const char* fn, const void* sendbuf, const int* sendcounts, const 
   Comm* comm;
   MPR_TRY(check_coll_comm(fn, h, &comm));
   const bool in_place = sendbuf == MPI_IN_PLACE;
-  const int n = comm->size();
+  if (in_place && comm->is_inter())
+    return raise_error(comm, MPI_ERR_BUFFER, fn,
+                       "MPI_IN_PLACE as sendbuf is not valid on an intercommunicator");
+  const int n = comm->p2p_size();  // remote group of an intercommunicator
   VSide snd{sendbuf, sendcounts, sdispls, nullptr, {}},
       rcv{recvbuf, recvcounts, rdispls, nullptr, {}};
   auto types_of = [&](const MPI_Datatype* handles, VSide& side) {

@@ -2,9 +2,13 @@
 // (split, split_type, create, create_group, intercommunicators), info hints.
 #include <algorithm>
 #include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "runtime/api/check.h"
 #include "runtime/api/handles.h"
+#include "runtime/coll/coll.h"
 #include "runtime/comm/comm.h"
 
 using namespace mpr::runtime;
@@ -108,6 +112,11 @@ int deliver(Comm* c, MPI_Comm* out) {
   return MPI_SUCCESS;
 }
 
+// MPI_COMM_TYPE_HW_GUIDED / _UNGUIDED: the info key naming the resource and the one resource
+// type this runtime knows (a node's shared memory).
+constexpr const char* kHwResourceType = "mpi_hw_resource_type";
+constexpr const char* kSharedMemory = "mpi_shared_memory";
+
 int copy_hints(Comm* c, const Info* info) {
   c->hints().clear();
   if (info) c->hints() = info->entries();
@@ -140,18 +149,37 @@ extern "C" int PMPI_Comm_split_type(MPI_Comm h, int split_type, int key, MPI_Inf
   MPR_TRY(check_intra(fn, comm));
   MPR_TRY(check_arg(fn, comm, newcomm, "newcomm is NULL"));
   MPR_TRY(check_info(fn, comm, info, true, &in));
+  // The node is the only hardware level below the job this runtime knows of.
+  const int node_color = g_state.bootstrap->local_peers().front();
   int color;
   if (split_type == MPI_UNDEFINED) {
     color = MPI_UNDEFINED;
   } else if (split_type == MPI_COMM_TYPE_SHARED) {
     // One color per node: the lowest job rank among the launcher's local peers of this node.
-    color = g_state.bootstrap->local_peers().front();
+    color = node_color;
+  } else if (split_type == MPI_COMM_TYPE_HW_GUIDED) {
+    // The resource type this process asks for; one it does not know gives it MPI_COMM_NULL.
+    const std::string* type = in ? in->get(kHwResourceType) : nullptr;
+    color = type && *type == kSharedMemory ? node_color : MPI_UNDEFINED;
+  } else if (split_type == MPI_COMM_TYPE_HW_UNGUIDED) {
+    color = node_color;
   } else {
     return raise_error(comm, MPI_ERR_ARG, fn,
-                       "invalid split_type %d (MPI_COMM_TYPE_SHARED or MPI_UNDEFINED)", split_type);
+                       "invalid split_type %d (MPI_COMM_TYPE_SHARED, MPI_COMM_TYPE_HW_GUIDED, "
+                       "MPI_COMM_TYPE_HW_UNGUIDED or MPI_UNDEFINED)",
+                       split_type);
   }
   Comm* c = nullptr;
   MPR_TRY(raise(comm, comm_split(fn, comm, color, key, &c)));
+  if (c && split_type == MPI_COMM_TYPE_HW_UNGUIDED && c->size() == comm->size()) {
+    // Unguided splits must give a strictly smaller communicator; every member sees the same
+    // sizes here, so all of them return MPI_COMM_NULL together.
+    c->mark_freed();
+    c->release();
+    c = nullptr;
+  }
+  if (c && split_type != MPI_COMM_TYPE_SHARED)
+    c->hints().emplace_back(kHwResourceType, kSharedMemory);
   return deliver(c, newcomm);
 }
 MPR_WEAK_ALIAS(Comm_split_type);
@@ -226,13 +254,28 @@ extern "C" int PMPI_Comm_idup(MPI_Comm h, MPI_Comm* newcomm, MPI_Request* reques
   Comm* comm;
   MPR_TRY(check_running(fn));
   MPR_TRY(check_comm(fn, h, &comm));
-  (void)newcomm;
-  (void)request;
-  return unsupported(fn, comm,
-                     "nonblocking communicator duplication (use MPI_Comm_dup, which is "
-                     "collective and blocking)");
+  MPR_TRY(check_arg(fn, comm, newcomm, "newcomm is NULL"));
+  MPR_TRY(check_arg(fn, comm, request, "request is NULL"));
+  return raise(comm, coll::comm_idup(fn, comm, nullptr, newcomm, request));
 }
 MPR_WEAK_ALIAS(Comm_idup);
+
+extern "C" int PMPI_Comm_idup_with_info(MPI_Comm h, MPI_Info info, MPI_Comm* newcomm,
+                                        MPI_Request* request) {
+  constexpr const char* fn = "MPI_Comm_idup_with_info";
+  Comm* comm;
+  Info* in;
+  MPR_TRY(check_running(fn));
+  MPR_TRY(check_comm(fn, h, &comm));
+  MPR_TRY(check_info(fn, comm, info, true, &in));
+  MPR_TRY(check_arg(fn, comm, newcomm, "newcomm is NULL"));
+  MPR_TRY(check_arg(fn, comm, request, "request is NULL"));
+  // The hints are copied now: the user may free the info before the request completes.
+  std::vector<std::pair<std::string, std::string>> hints;
+  if (in) hints = in->entries();
+  return raise(comm, coll::comm_idup(fn, comm, &hints, newcomm, request));
+}
+MPR_WEAK_ALIAS(Comm_idup_with_info);
 
 extern "C" int PMPI_Comm_set_info(MPI_Comm h, MPI_Info info) {
   constexpr const char* fn = "MPI_Comm_set_info";

@@ -5,11 +5,15 @@
 //
 // Buffers are contiguous bytes: the API layer stages non-contiguous datatypes through packed
 // copies (stage.h). Reductions work on `count` elements of `s.reducer().esz` bytes each, in the
-// memory layout of the reducer's type. Ranks are communicator ranks; intracommunicators only.
+// memory layout of the reducer's type. Ranks are communicator ranks; the inter_* builders serve
+// intercommunicators.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "runtime/coll/schedule.h"
 #include "runtime/comm/comm.h"
@@ -59,6 +63,39 @@ void alltoall(Schedule& s, const void* sendbuf, void* recvbuf, size_t blk);
 /// One block to send to and one to receive from each rank (alltoallv, alltoallw). The sends
 /// must not overlap the receives (the API stages in-place calls).
 void alltoallv(Schedule& s, const Span* sends, const Span* recvs);
+
+// ---- intercommunicators (inter.cc) ----
+// Each group gets the other group's data. `root` is the caller's argument: MPI_ROOT at the
+// root, MPI_PROC_NULL at the rest of its group (nothing to do), else the root's rank in the
+// remote group. Remote-group counts: comm()->remote_size(). No MPI_IN_PLACE.
+void inter_barrier(Schedule& s);
+void inter_bcast(Schedule& s, void* buf, size_t bytes, int root);
+/// The remote group's reduction of `count` elements lands in recvbuf at MPI_ROOT.
+void inter_reduce(Schedule& s, const void* sendbuf, void* recvbuf, size_t count, int root);
+/// recvbuf gets the reduction of the remote group's sendbufs.
+void inter_allreduce(Schedule& s, const void* sendbuf, void* recvbuf, size_t count);
+/// The remote group's reduced vector (sum of `counts`, the local group's blocks, elements; the
+/// same total in both groups) scattered over the local group.
+void inter_reduce_scatter(Schedule& s, const void* sendbuf, void* recvbuf, const size_t* counts);
+/// MPI_ROOT receives remote_size() blocks of `blk` bytes; the others send one.
+void inter_gather(Schedule& s, const void* sendbuf, void* recvbuf, size_t blk, int root);
+void inter_scatter(Schedule& s, const void* sendbuf, void* recvbuf, size_t blk, int root);
+/// `blocks`: one per remote rank, at MPI_ROOT.
+void inter_gatherv(Schedule& s, const void* sendbuf, size_t bytes, const Span* blocks, int root);
+void inter_scatterv(Schedule& s, const Span* blocks, void* recvbuf, size_t bytes, int root);
+/// This rank gives `sblk` bytes; recvbuf gets remote_size() blocks of `rblk`.
+void inter_allgather(Schedule& s, const void* sendbuf, size_t sblk, void* recvbuf, size_t rblk);
+/// `blocks`: where each remote rank's contribution goes.
+void inter_allgatherv(Schedule& s, const void* sendbuf, size_t bytes, const Span* blocks);
+/// One block to and from each remote rank (alltoall, alltoallv, alltoallw).
+void inter_alltoallv(Schedule& s, const Span* sends, const Span* recvs);
+
+/// MPI_Comm_idup (hints == nullptr) and MPI_Comm_idup_with_info: starts the duplication of
+/// `parent` as a nonblocking collective and stores its request in *req; *newcomm is written
+/// when the request completes. Returns an MPI error code (not raised).
+int comm_idup(const char* fn, Comm* parent,
+              const std::vector<std::pair<std::string, std::string>>* hints, MPI_Comm* newcomm,
+              MPI_Request* req);
 
 // Blocking shortcuts for runtime-internal callers and tests: run one collective on `comm`
 // (predefined types, contiguous buffers) and return an MPI error code (not raised).

@@ -24,6 +24,12 @@ bool g_in_hook = false;
 // The request reports the schedule's first failure through the pml status the wait calls read.
 void complete(NbcRequest* r) {
   int err = r->sched.error();
+  if (r->on_done) {
+    // Runs once, also after a failed schedule (so it can give back what it holds).
+    int rc = r->on_done(r, err);
+    r->on_done = nullptr;
+    if (err == MPI_SUCCESS) err = rc;
+  }
   if (err != MPI_SUCCESS)
     r->status.error =
         error_class_of(err) == MPI_ERR_TRUNCATE ? pml::kErrTruncate : pml::kErrTransport;
@@ -103,6 +109,7 @@ std::vector<Schedule::Memory*> Schedule::spares_;
 Schedule::Schedule(const char* fn, Comm* comm, Mode mode)
     : fn_(fn),
       comm_(comm),
+      local_comm_(comm->is_inter() ? comm->local_comm() : comm),
       tag_(static_cast<int>(1 + comm->next_coll_seq() % kTagSpan)),
       immediate_(mode == Mode::kImmediate) {}
 
@@ -197,13 +204,13 @@ Segmenting segmenting() {
 void Schedule::transfer(Kind kind, const void* src, void* dst, size_t bytes, int peer) {
   const Segmenting seg = segmenting();
   if (seg.segment == 0 || bytes <= seg.segment || bytes > seg.max) {
-    add({kind, group_break_, peer, bytes, src, dst, nullptr});
+    add({kind, group_break_, local_, peer, bytes, src, dst, nullptr});
     return;
   }
   // Both sides cut the same byte count the same way, and the pml keeps the pieces in order.
   for (size_t off = 0; off < bytes; off += seg.segment) {
     const size_t n = std::min(seg.segment, bytes - off);
-    add({kind, group_break_, peer, n, src ? static_cast<const char*>(src) + off : nullptr,
+    add({kind, group_break_, local_, peer, n, src ? static_cast<const char*>(src) + off : nullptr,
          dst ? static_cast<char*>(dst) + off : nullptr, nullptr});
   }
 }
@@ -218,12 +225,12 @@ void Schedule::recv(void* buf, size_t bytes, int peer) {
 
 void Schedule::copy(void* dst, const void* src, size_t bytes) {
   if (bytes == 0 || dst == src) return;
-  add({Kind::kCopy, false, -1, bytes, src, dst, nullptr});
+  add({Kind::kCopy, false, false, -1, bytes, src, dst, nullptr});
 }
 
 void Schedule::reduce(const void* in, void* inout, size_t count) {
   if (count == 0) return;
-  add({Kind::kReduce, false, -1, count, in, inout, nullptr});
+  add({Kind::kReduce, false, false, -1, count, in, inout, nullptr});
 }
 
 void Schedule::keep(const Datatype* type) {
@@ -235,13 +242,13 @@ void Schedule::keep(const Datatype* type) {
 void Schedule::unpack(const Datatype* type, const void* packed, size_t bytes, void* out) {
   if (bytes == 0) return;
   keep(type);
-  add({Kind::kUnpack, false, -1, bytes, packed, out, type});
+  add({Kind::kUnpack, false, false, -1, bytes, packed, out, type});
 }
 
 void Schedule::defer_unpack(const Datatype* type, const void* packed, size_t bytes, void* out) {
   if (bytes == 0) return;
   keep(type);
-  deferred_.push_back({Kind::kUnpack, false, -1, bytes, packed, out, type});
+  deferred_.push_back({Kind::kUnpack, false, false, -1, bytes, packed, out, type});
 }
 
 void Schedule::seal() {
@@ -277,26 +284,27 @@ char* Schedule::scratch(size_t bytes) {
 
 void Schedule::post(const Step& s) {
   pml::Pml& p = the_pml();
+  const Comm* c = s.local ? local_comm_ : comm_;
+  const uint32_t ctx = c->ctx_coll();
   // After a failure (a message of the wrong length) this rank forwards empty messages: every
   // rank that expected data from it then fails too, instead of passing on garbage as success.
   const size_t n = s.kind == Kind::kSend && error_ != MPI_SUCCESS ? 0 : s.n;
   // Small sends and receives of messages already here complete without a request.
   if (s.kind == Kind::kSend) {
-    if (p.send_now(s.src, n, comm_->peer(s.peer), comm_->rank(), tag_, comm_->ctx_coll())) {
+    if (p.send_now(s.src, n, c->peer(s.peer), c->rank(), tag_, ctx)) {
       sent_in_group_ = true;
       return;
     }
   } else {
     pml::Status st;
-    if (p.recv_now(s.dst, s.n, s.peer, tag_, comm_->ctx_coll(), &st)) {
+    if (p.recv_now(s.dst, s.n, s.peer, tag_, ctx, &st)) {
       note_status(st, s.n);
       return;
     }
   }
-  pml::Request* r = s.kind == Kind::kSend
-                        ? p.isend(s.src, n, comm_->peer(s.peer), comm_->rank(), tag_,
-                                  comm_->ctx_coll(), pml::SendMode::kStandard)
-                        : p.irecv(s.dst, s.n, s.peer, tag_, comm_->ctx_coll());
+  pml::Request* r = s.kind == Kind::kSend ? p.isend(s.src, n, c->peer(s.peer), c->rank(), tag_,
+                                                    ctx, pml::SendMode::kStandard)
+                                          : p.irecv(s.dst, s.n, s.peer, tag_, ctx);
   // A receive remembers its length, so reap() can tell a short message from a full one.
   r->user = reinterpret_cast<void*>(s.kind == Kind::kSend ? kNoLength : s.n);
   // Eager sends and receives of messages already here are often done at once.
@@ -313,7 +321,8 @@ void Schedule::reap(pml::Request* r) {
 
 void Schedule::note_status(const pml::Status& st, size_t expected) {
   if (error_ != MPI_SUCCESS) return;
-  int peer = st.source >= 0 && st.source < comm_->size() ? st.source : -1;
+  int peer =
+      st.source >= 0 && st.source < std::max(comm_->size(), comm_->p2p_size()) ? st.source : -1;
   // Every message of a collective has the length both ends computed from their arguments; a
   // shorter one means the ranks passed different counts or datatypes.
   if (st.error == pml::kOk && expected != kNoLength && st.bytes < expected) {

@@ -69,6 +69,11 @@ class Schedule {
   void recv(void* buf, size_t bytes, int peer);
   /// Transfers added after this start a new group (they wait for the ones before).
   void fence() { group_break_ = true; }
+  /// Intercommunicators: while `on`, the peers of added transfers are ranks of the local group
+  /// (on its own context, Comm::local_comm()), else of the remote group. rank() and size() are
+  /// the local group's either way, so the intracommunicator algorithms run unchanged over the
+  /// local group inside an intercommunicator's schedule.
+  void set_local(bool on) { local_ = on; }
   void copy(void* dst, const void* src, size_t bytes);
   /// inout = in op inout over `count` elements, with the reducer set by set_reducer.
   void reduce(const void* in, void* inout, size_t count);
@@ -103,6 +108,7 @@ class Schedule {
   struct Step {
     Kind kind;
     bool new_group;  // transfer that must wait for the transfers before it
+    bool local;      // intercommunicator: the peer is in the local group
     int peer;
     size_t n;  // bytes, or elements for kReduce
     const void* src;
@@ -131,6 +137,7 @@ class Schedule {
 
   const char* fn_;
   Comm* comm_;
+  Comm* local_comm_;  // comm_ itself, or an intercommunicator's local group
   int tag_;
   Reducer reducer_;
   // Small schedules are the latency-critical ones: their steps, requests and scratch live in
@@ -172,6 +179,7 @@ class Schedule {
   bool group_break_ = false;
   bool sent_in_group_ = false;  // a send of the current group went out at once (block_until)
   bool immediate_ = false;
+  bool local_ = false;
   bool done_ = false;
   int error_ = MPI_SUCCESS;
 };
@@ -181,6 +189,12 @@ class Schedule {
 struct NbcRequest : RtRequest {
   NbcRequest(const char* fn, Comm* comm);
   Schedule sched;
+  /// Called once when the schedule has finished, before the request completes, with the
+  /// schedule's error (MPI_SUCCESS or a code): the work an operation does with the schedule's
+  /// result (MPI_Comm_idup builds the communicator). Returns an MPI error code the request
+  /// then reports; `state` is the operation's own data, owned by the request.
+  int (*on_done)(NbcRequest* req, int err) = nullptr;
+  std::shared_ptr<void> state;
 };
 
 /// Seal `req`'s schedule, start it (its first transfers are posted now) and register it with

@@ -14,6 +14,8 @@ namespace {
 
 // Pairs in use by live communicators of this process (bit set = in use).
 uint64_t g_ctx_used[kCtxMaskWords];
+// Pairs offered by nonblocking agreements still running: no other agreement offers them.
+uint64_t g_ctx_pending[kCtxMaskWords];
 
 int pair_of(uint32_t ctx) { return static_cast<int>((ctx - kFirstFreeCtx) / 2); }
 
@@ -21,7 +23,7 @@ void reserve_pair(int i) { g_ctx_used[i / 64] |= uint64_t{1} << (i % 64); }
 
 std::vector<uint64_t> free_mask() {
   std::vector<uint64_t> m(kCtxMaskWords);
-  for (int i = 0; i < kCtxMaskWords; ++i) m[i] = ~g_ctx_used[i];
+  for (int i = 0; i < kCtxMaskWords; ++i) m[i] = ~(g_ctx_used[i] | g_ctx_pending[i]);
   return m;
 }
 
@@ -73,6 +75,7 @@ Comm::Comm(std::vector<int> local, int my_rank, std::vector<int> remote, uint32_
 Comm::~Comm() {
   magic_ = 0;
   if (internal_) internal_->release();
+  if (local_) local_->release();
   if (owns_ctx_) release_context_id(ctx_);
   errhandler_release(errhandler_);
 }
@@ -97,6 +100,15 @@ Comm* Comm::internal() {
   return internal_;
 }
 
+Comm* Comm::local_comm() {
+  if (!local_) {
+    local_ = new Comm(peers_, rank_, ctx_ + kLocalCtxOffset, MPI_COMM_NULL);
+    local_->owns_ctx_ = false;  // derived from this communicator's pair, never allocated
+    local_->name_ = name_ + " (local group)";
+  }
+  return local_;
+}
+
 Comm* to_comm(MPI_Comm h) {
   auto v = reinterpret_cast<uintptr_t>(h);
   if (v == reinterpret_cast<uintptr_t>(MPI_COMM_WORLD)) return g_state.world;
@@ -108,6 +120,7 @@ Comm* to_comm(MPI_Comm h) {
 
 void comms_init() {
   std::memset(g_ctx_used, 0, sizeof g_ctx_used);
+  std::memset(g_ctx_pending, 0, sizeof g_ctx_pending);
   const auto& bs = *g_state.bootstrap;
   std::vector<int> all(bs.size());
   for (int i = 0; i < bs.size(); ++i) all[i] = i;
@@ -168,6 +181,36 @@ int agree_context_id(const char* fn, Comm* parent, uint32_t* out) {
   return agree_ctx_inter(fn, local_channel(parent), 0, &bridge, 0, ctl::kTagCtlLeader, true, out);
 }
 
+std::vector<uint64_t> ctx_window_take() {
+  std::vector<uint64_t> m(kCtxMaskWords, 0);
+  int left = kCtxWindow;
+  for (int w = 0; w < kCtxMaskWords && left > 0; ++w) {
+    uint64_t f = ~(g_ctx_used[w] | g_ctx_pending[w]);
+    for (; f && left > 0; f &= f - 1, --left) m[w] |= f & -f;
+    g_ctx_pending[w] |= m[w];
+  }
+  return m;
+}
+
+void ctx_window_release(const std::vector<uint64_t>& window) {
+  for (int w = 0; w < kCtxMaskWords && w < static_cast<int>(window.size()); ++w)
+    g_ctx_pending[w] &= ~window[w];
+}
+
+int ctx_window_finish(const char* fn, const std::vector<uint64_t>& window,
+                      const std::vector<uint64_t>& agreed, uint32_t* out) {
+  ctx_window_release(window);
+  std::vector<uint64_t> m(kCtxMaskWords);
+  for (int w = 0; w < kCtxMaskWords; ++w) m[w] = window[w] & agreed[w];
+  if (lowest_free(m) < 0)
+    return make_error(MPI_ERR_INTERN, fn,
+                      "the members offered no common context id (each offers the lowest %d it "
+                      "has free and no other pending duplication holds; nonblocking duplications "
+                      "of different communicators started in different orders can miss)",
+                      kCtxWindow);
+  return take(fn, m, true, out);
+}
+
 void release_context_id(uint32_t ctx) {
   if (ctx < kFirstFreeCtx) return;
   int i = pair_of(ctx);
@@ -176,15 +219,19 @@ void release_context_id(uint32_t ctx) {
 
 void inherit(Comm* child, const Comm* parent) { child->set_errhandler(parent->errhandler()); }
 
-int comm_clone(const char* fn, Comm* parent, Comm** out) {
-  uint32_t ctx = 0;
-  int rc = agree_context_id(fn, parent, &ctx);
-  if (rc != MPI_SUCCESS) return rc;
+Comm* comm_clone_on(const Comm* parent, uint32_t ctx) {
   Comm* c = parent->is_inter()
                 ? new Comm(parent->peers(), parent->rank(), parent->remote_peers(), ctx)
                 : new Comm(parent->peers(), parent->rank(), ctx, MPI_COMM_NULL);
   inherit(c, parent);
-  *out = c;
+  return c;
+}
+
+int comm_clone(const char* fn, Comm* parent, Comm** out) {
+  uint32_t ctx = 0;
+  int rc = agree_context_id(fn, parent, &ctx);
+  if (rc != MPI_SUCCESS) return rc;
+  *out = comm_clone_on(parent, ctx);
   return MPI_SUCCESS;
 }
 
@@ -193,8 +240,12 @@ int comm_dup(Comm* parent, Comm** out) {
   Comm* c = nullptr;
   int rc = comm_clone(fn, parent, &c);
   if (rc != MPI_SUCCESS) return rc;
+  return comm_dup_finish(fn, parent, c, out);
+}
+
+int comm_dup_finish(const char* fn, Comm* parent, Comm* c, Comm** out) {
   c->set_topo(parent->topo_ptr());
-  rc = attrs_copy(fn, parent, c);
+  int rc = attrs_copy(fn, parent, c);
   if (rc != MPI_SUCCESS) {
     attrs_delete_all(fn, c);
     c->mark_freed();

@@ -77,6 +77,14 @@ class Comm {
   /// ordinary point-to-point path with its datatype handling, yet can never match a user's
   /// receive. Created on first use; owned by this communicator.
   Comm* internal();
+  /// An intercommunicator's local group as an intracommunicator, for the steps of
+  /// intercommunicator collectives that stay inside one group. Its context pair is this one's
+  /// plus kLocalCtxOffset: outside the allocator's range, unique because this communicator's
+  /// pair is, and shared by the two groups without harm since each group's members only talk
+  /// among themselves on it; so it needs no agreement. Created on first use; owned by this
+  /// communicator.
+  Comm* local_comm();
+  static constexpr uint32_t kLocalCtxOffset = 0x40000000;
 
   /// Pending requests keep their communicator alive past MPI_Comm_free.
   void retain() { ++refs_; }
@@ -101,6 +109,7 @@ class Comm {
   std::shared_ptr<const Topology> topo_;
   std::vector<std::pair<std::string, std::string>> hints_;
   Comm* internal_ = nullptr;
+  Comm* local_ = nullptr;
   int refs_ = 1;
   uint32_t coll_seq_ = 0;
   bool freed_ = false;
@@ -123,12 +132,30 @@ void comms_finalize_attrs();
 int agree_context_id(const char* fn, Comm* parent, uint32_t* out);
 void release_context_id(uint32_t ctx);
 
+/// Nonblocking agreement (MPI_Comm_idup), whose allreduce of masks runs as a collective
+/// schedule: this process's offer is the lowest kCtxWindow pairs it has free that no other
+/// running nonblocking agreement offers; they stay held (no other agreement, blocking or not,
+/// offers them) until ctx_window_finish or ctx_window_release. Several outstanding agreements
+/// therefore never pick the same pair, whatever order they finish in.
+constexpr int kCtxWindow = 256;
+std::vector<uint64_t> ctx_window_take();
+void ctx_window_release(const std::vector<uint64_t>& window);
+/// Let go of `window` and reserve the lowest pair of window AND `agreed` (the AND of every
+/// member's offer). Returns an MPI error code (not raised).
+int ctx_window_finish(const char* fn, const std::vector<uint64_t>& window,
+                      const std::vector<uint64_t>& agreed, uint32_t* out);
+
 /// MPI_Comm_dup: same group(s), topology and error handler as `parent`, fresh context ids,
 /// attributes through their copy callbacks. Returns an MPI error code; *out set on success.
 int comm_dup(Comm* parent, Comm** out);
 /// A new communicator over the same group(s) with fresh context ids and the parent's error
 /// handler, but no attributes or topology (the topology constructors' base).
 int comm_clone(const char* fn, Comm* parent, Comm** out);
+/// The communicator comm_clone builds, on the already agreed pair `ctx`.
+Comm* comm_clone_on(const Comm* parent, uint32_t ctx);
+/// The rest of a dup for `c` (a clone of `parent`): topology, attributes through their copy
+/// callbacks. On failure `c` is freed. Returns an MPI error code; *out = c on success.
+int comm_dup_finish(const char* fn, Comm* parent, Comm* c, Comm** out);
 /// MPI_IDENT / MPI_CONGRUENT / MPI_SIMILAR / MPI_UNEQUAL.
 int comm_compare(const Comm* a, const Comm* b);
 

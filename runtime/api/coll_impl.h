@@ -1,0 +1,62 @@
+// Internal to the collective entry points (coll.cc, coll_inter.cc): the argument checks they
+// share and the intercommunicator versions of the calls coll.cc dispatches to.
+#pragma once
+
+#include <cstddef>
+
+#include "mpi.h"
+#include "runtime/comm/comm.h"
+#include "runtime/dt/datatype.h"
+#include "runtime/dt/op.h"
+
+namespace mpr::runtime::api {
+
+int check_request_arg(const char* fn, Comm* comm, MPI_Request* req);
+/// The op must be defined on the type; MPI_REPLACE / MPI_NO_OP belong to accumulates only.
+int check_op_for(const char* fn, Comm* comm, const Op* op, const Datatype* dt);
+/// Count, datatype and buffer of one side of a call.
+int check_data(const char* fn, Comm* comm, const void* buf, int count, MPI_Datatype type,
+               Datatype** dt);
+/// `n` non-negative counts (and displacements unless `what` is null).
+int check_counts(const char* fn, Comm* comm, const int* counts, const int* displs, int n,
+                 const char* what);
+/// The common checks of a reduction; `recv_here` says whether this rank writes recvbuf.
+int check_reduction(const char* fn, Comm* comm, const void* sendbuf, const void* recvbuf, int count,
+                    MPI_Datatype type, MPI_Op op, bool recv_here, Datatype** dt, Op** o);
+/// buf + elems extents of t.
+char* at(const void* buf, size_t elems, const Datatype* t);
+
+// Intercommunicator forms (coll_inter.cc); `comm` is checked and an intercommunicator.
+// req == nullptr: the blocking call.
+namespace inter {
+int barrier(const char* fn, Comm* comm, MPI_Request* req);
+int bcast(const char* fn, Comm* comm, void* buffer, int count, MPI_Datatype type, int root,
+          MPI_Request* req);
+int reduce(const char* fn, Comm* comm, const void* sendbuf, void* recvbuf, int count,
+           MPI_Datatype type, MPI_Op op, int root, MPI_Request* req);
+int allreduce(const char* fn, Comm* comm, const void* sendbuf, void* recvbuf, int count,
+              MPI_Datatype type, MPI_Op op, MPI_Request* req);
+/// recvcounts == nullptr: the _block variant with `block` elements per local rank.
+int reduce_scatter(const char* fn, Comm* comm, const void* sendbuf, void* recvbuf,
+                   const int* recvcounts, int block, MPI_Datatype type, MPI_Op op,
+                   MPI_Request* req);
+int gather(const char* fn, Comm* comm, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+           void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Request* req);
+int gatherv(const char* fn, Comm* comm, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+            void* recvbuf, const int* recvcounts, const int* displs, MPI_Datatype recvtype,
+            int root, MPI_Request* req);
+int scatter(const char* fn, Comm* comm, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+            void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Request* req);
+int scatterv(const char* fn, Comm* comm, const void* sendbuf, const int* sendcounts,
+             const int* displs, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+             MPI_Datatype recvtype, int root, MPI_Request* req);
+int allgather(const char* fn, Comm* comm, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+              void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Request* req);
+int allgatherv(const char* fn, Comm* comm, const void* sendbuf, int sendcount,
+               MPI_Datatype sendtype, void* recvbuf, const int* recvcounts, const int* displs,
+               MPI_Datatype recvtype, MPI_Request* req);
+int alltoall(const char* fn, Comm* comm, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+             void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Request* req);
+}  // namespace inter
+
+}  // namespace mpr::runtime::api
