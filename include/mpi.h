@@ -126,6 +126,36 @@ typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *error_code, ...);
 #define MPI_2INT ((MPI_Datatype)0x228)
 #define MPI_SHORT_INT ((MPI_Datatype)0x229)
 #define MPI_LONG_DOUBLE_INT ((MPI_Datatype)0x22a)
+/* Fortran types, usable from C; sizes as gfortran's default kinds (INTEGER, REAL and LOGICAL
+ * 4 bytes, DOUBLE PRECISION 8, CHARACTER 1). The 2-byte real and complex kinds and a 16-byte
+ * integer are not available: those handles are MPI_DATATYPE_NULL, as in MPICH. */
+#define MPI_INTEGER ((MPI_Datatype)0x22b)
+#define MPI_REAL ((MPI_Datatype)0x22c)
+#define MPI_DOUBLE_PRECISION ((MPI_Datatype)0x22d)
+#define MPI_COMPLEX ((MPI_Datatype)0x22e)
+#define MPI_DOUBLE_COMPLEX ((MPI_Datatype)0x22f)
+#define MPI_LOGICAL ((MPI_Datatype)0x230)
+#define MPI_CHARACTER ((MPI_Datatype)0x231)
+#define MPI_2REAL ((MPI_Datatype)0x232)
+#define MPI_2DOUBLE_PRECISION ((MPI_Datatype)0x233)
+#define MPI_2INTEGER ((MPI_Datatype)0x234)
+#define MPI_INTEGER1 ((MPI_Datatype)0x235)
+#define MPI_INTEGER2 ((MPI_Datatype)0x236)
+#define MPI_INTEGER4 ((MPI_Datatype)0x237)
+#define MPI_INTEGER8 ((MPI_Datatype)0x238)
+#define MPI_INTEGER16 MPI_DATATYPE_NULL
+#define MPI_REAL2 MPI_DATATYPE_NULL
+#define MPI_REAL4 ((MPI_Datatype)0x239)
+#define MPI_REAL8 ((MPI_Datatype)0x23a)
+#define MPI_REAL16 ((MPI_Datatype)0x23b)
+#define MPI_COMPLEX4 MPI_DATATYPE_NULL
+#define MPI_COMPLEX8 ((MPI_Datatype)0x23c)
+#define MPI_COMPLEX16 ((MPI_Datatype)0x23d)
+#define MPI_COMPLEX32 ((MPI_Datatype)0x23e)
+#define MPI_LOGICAL1 ((MPI_Datatype)0x23f)
+#define MPI_LOGICAL2 ((MPI_Datatype)0x240)
+#define MPI_LOGICAL4 ((MPI_Datatype)0x241)
+#define MPI_LOGICAL8 ((MPI_Datatype)0x242)
 
 /* ---- constants ---------------------------------------------------------------------------- */
 #define MPI_ANY_SOURCE (-1)
@@ -429,10 +459,30 @@ MPR_API int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resul
 #define MPI_COMBINER_INDEXED_BLOCK 9
 #define MPI_COMBINER_STRUCT 11
 #define MPI_COMBINER_SUBARRAY 12
+#define MPI_COMBINER_DARRAY 13
+#define MPI_COMBINER_F90_REAL 14
+#define MPI_COMBINER_F90_COMPLEX 15
+#define MPI_COMBINER_F90_INTEGER 16
 #define MPI_COMBINER_RESIZED 17
 #define MPI_COMBINER_HINDEXED_BLOCK 18
 #define MPI_ORDER_C 56
 #define MPI_ORDER_FORTRAN 57
+#define MPI_DISTRIBUTE_BLOCK 121
+#define MPI_DISTRIBUTE_CYCLIC 122
+#define MPI_DISTRIBUTE_NONE 123
+#define MPI_DISTRIBUTE_DFLT_DARG (-49767)
+#define MPI_TYPECLASS_REAL 1
+#define MPI_TYPECLASS_INTEGER 2
+#define MPI_TYPECLASS_COMPLEX 3
+/* datatype attributes */
+typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype, int type_keyval, void *extra_state,
+                                        void *attribute_val_in, void *attribute_val_out,
+                                        int *flag);
+typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype, int type_keyval,
+                                          void *attribute_val, void *extra_state);
+#define MPI_TYPE_NULL_COPY_FN ((MPI_Type_copy_attr_function *)0)
+#define MPI_TYPE_DUP_FN ((MPI_Type_copy_attr_function *)1)
+#define MPI_TYPE_NULL_DELETE_FN ((MPI_Type_delete_attr_function *)0)
 MPR_API int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
 MPR_API int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
                             MPI_Datatype *newtype);
@@ -480,6 +530,29 @@ MPR_API int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void
 MPR_API int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
                        MPI_Datatype datatype, MPI_Comm comm);
 MPR_API int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
+MPR_API int MPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
+                                   const int array_of_distribs[], const int array_of_dargs[],
+                                   const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                                   MPI_Datatype *newtype);
+MPR_API int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+MPR_API int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
+MPR_API int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
+MPR_API int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
+MPR_API int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
+                                   MPI_Type_delete_attr_function *type_delete_attr_fn,
+                                   int *type_keyval, void *extra_state);
+MPR_API int MPI_Type_free_keyval(int *type_keyval);
+MPR_API int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
+MPR_API int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag);
+MPR_API int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
+MPR_API int MPI_Pack_external(const char datarep[], const void *inbuf, int incount,
+                              MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
+                              MPI_Aint *position);
+MPR_API int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
+                                MPI_Aint *position, void *outbuf, int outcount,
+                                MPI_Datatype datatype);
+MPR_API int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
+                                   MPI_Aint *size);
 MPR_API MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp);
 MPR_API MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
 /* end of derived datatypes */
@@ -931,6 +1004,29 @@ MPR_API int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, voi
 MPR_API int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
                         MPI_Datatype datatype, MPI_Comm comm);
 MPR_API int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
+MPR_API int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
+                                    const int array_of_distribs[], const int array_of_dargs[],
+                                    const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                                    MPI_Datatype *newtype);
+MPR_API int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+MPR_API int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
+MPR_API int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
+MPR_API int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
+MPR_API int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
+                                    MPI_Type_delete_attr_function *type_delete_attr_fn,
+                                    int *type_keyval, void *extra_state);
+MPR_API int PMPI_Type_free_keyval(int *type_keyval);
+MPR_API int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
+MPR_API int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag);
+MPR_API int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
+MPR_API int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount,
+                               MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
+                               MPI_Aint *position);
+MPR_API int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
+                                 MPI_Aint *position, void *outbuf, int outcount,
+                                 MPI_Datatype datatype);
+MPR_API int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
+                                    MPI_Aint *size);
 MPR_API MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp);
 MPR_API MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
 /* end of derived datatypes */

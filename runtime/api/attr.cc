@@ -1,9 +1,11 @@
-// Attributes: keyvals with copy/delete callbacks, set/get/delete on communicators, the
-// predefined attributes every communicator answers, and the deprecated MPI-1 names.
+// Attributes: keyvals with copy/delete callbacks, set/get/delete on communicators and
+// datatypes, the predefined attributes every communicator answers, and the deprecated MPI-1
+// names. (Window attributes are in api/win.cc.)
 #include "runtime/comm/attr.h"
 #include "runtime/api/check.h"
 #include "runtime/comm/comm.h"
 #include "runtime/core/errors_user.h"
+#include "runtime/dt/datatype.h"
 
 using namespace mpr::runtime;
 using namespace mpr::runtime::api;
@@ -54,12 +56,33 @@ void predefined(int keyval, int** value) {
   }
 }
 
-int check_keyval(const char* fn, Comm* comm, int id, Keyval** out) {
+const char* kind_name(AttrKind k) {
+  return k == AttrKind::kComm ? "communicator" : k == AttrKind::kWin ? "window" : "datatype";
+}
+
+// A keyval of `kind` the user has not freed.
+int check_keyval(const char* fn, Comm* comm, int id, Keyval** out,
+                 AttrKind kind = AttrKind::kComm) {
   *out = to_keyval(id);
-  if (*out) return MPI_SUCCESS;
-  if (is_predefined_keyval(id))
+  if (*out && (*out)->kind == kind) return MPI_SUCCESS;
+  if (*out)
+    return raise_error(comm, MPI_ERR_KEYVAL, fn, "keyval %d is a %s keyval, not a %s keyval", id,
+                       kind_name((*out)->kind), kind_name(kind));
+  if (kind == AttrKind::kComm && is_predefined_keyval(id))
     return raise_error(comm, MPI_ERR_KEYVAL, fn, "keyval %d is predefined and read-only", id);
   return raise_error(comm, MPI_ERR_KEYVAL, fn, "invalid keyval %d", id);
+}
+
+// For get and delete: a keyval the user freed still names the attributes set with it.
+int check_keyval_on(const char* fn, Comm* comm, const AttrSet* attrs, int id, Keyval** out,
+                    AttrKind kind = AttrKind::kComm) {
+  Keyval* kv = find_keyval(id);
+  if (kv && kv->freed && kv->kind == kind && attrs &&
+      const_cast<AttrSet*>(attrs)->find(id) != nullptr) {
+    *out = kv;
+    return MPI_SUCCESS;
+  }
+  return check_keyval(fn, comm, id, out, kind);
 }
 
 int create_keyval(const char* fn, MPI_Comm_copy_attr_function* copy_fn,
@@ -70,11 +93,11 @@ int create_keyval(const char* fn, MPI_Comm_copy_attr_function* copy_fn,
   return MPI_SUCCESS;
 }
 
-int free_keyval(const char* fn, int* keyval) {
+int free_keyval(const char* fn, int* keyval, AttrKind kind = AttrKind::kComm) {
   MPR_TRY(check_running(fn));
   MPR_TRY(check_arg(fn, nullptr, keyval, "keyval is NULL"));
   Keyval* kv;
-  MPR_TRY(check_keyval(fn, nullptr, *keyval, &kv));
+  MPR_TRY(check_keyval(fn, nullptr, *keyval, &kv, kind));
   keyval_free(kv);
   *keyval = MPI_KEYVAL_INVALID;
   return MPI_SUCCESS;
@@ -104,7 +127,8 @@ int get_attr(const char* fn, MPI_Comm h, int keyval, void* attribute_val, int* f
     if (value) *static_cast<int**>(attribute_val) = value;
     return MPI_SUCCESS;
   }
-  if (!to_keyval(keyval)) return raise_error(comm, MPI_ERR_KEYVAL, fn, "invalid keyval %d", keyval);
+  Keyval* kv;
+  MPR_TRY(check_keyval_on(fn, comm, &comm->attrs(), keyval, &kv));
   AttrSet::Entry* e = comm->attrs().find(keyval);
   *flag = e != nullptr;
   // attribute_val is really a void** for user attributes.
@@ -117,11 +141,101 @@ int delete_attr(const char* fn, MPI_Comm h, int keyval) {
   Keyval* kv;
   MPR_TRY(check_running(fn));
   MPR_TRY(check_comm(fn, h, &comm));
-  MPR_TRY(check_keyval(fn, comm, keyval, &kv));
+  MPR_TRY(check_keyval_on(fn, comm, &comm->attrs(), keyval, &kv));
   return raise(comm, attr_delete(fn, comm, keyval));
 }
 
+// ---- datatypes ------------------------------------------------------------------------------
+
+int type_of(const char* fn, MPI_Datatype h, Datatype** out) {
+  *out = to_datatype(h);
+  if (*out) return MPI_SUCCESS;
+  return raise_error(nullptr, MPI_ERR_TYPE, fn, "invalid datatype handle %p",
+                     static_cast<void*>(h));
+}
+
+AttrOwner type_owner(Datatype* t) {
+  if (!t->attrs) t->attrs = new AttrSet;
+  return {static_cast<void*>(t->handle), t->attrs};
+}
+
 }  // namespace
+
+namespace mpr::runtime::api {
+
+int type_attrs_copy(const char* fn, Datatype* from, Datatype* to) {
+  if (!from->attrs || from->attrs->entries().empty()) return MPI_SUCCESS;
+  return raise(nullptr, attrs_copy(fn, type_owner(from), type_owner(to)));
+}
+
+int type_attrs_delete_all(const char* fn, Datatype* t) {
+  if (!t->attrs) return MPI_SUCCESS;
+  int rc = attrs_delete_all(fn, type_owner(t));
+  delete t->attrs;
+  t->attrs = nullptr;
+  return raise(nullptr, rc);
+}
+
+}  // namespace mpr::runtime::api
+
+extern "C" int PMPI_Type_create_keyval(MPI_Type_copy_attr_function* type_copy_attr_fn,
+                                       MPI_Type_delete_attr_function* type_delete_attr_fn,
+                                       int* type_keyval, void* extra_state) {
+  constexpr const char* fn = "MPI_Type_create_keyval";
+  MPR_TRY(check_running(fn));
+  MPR_TRY(check_arg(fn, nullptr, type_keyval, "type_keyval is NULL"));
+  int id = keyval_create(nullptr, nullptr, extra_state);
+  Keyval* kv = to_keyval(id);
+  kv->kind = AttrKind::kType;
+  kv->type_copy_fn = type_copy_attr_fn;
+  kv->type_delete_fn = type_delete_attr_fn;
+  *type_keyval = id;
+  return MPI_SUCCESS;
+}
+MPR_WEAK_ALIAS(Type_create_keyval);
+
+extern "C" int PMPI_Type_free_keyval(int* type_keyval) {
+  return free_keyval("MPI_Type_free_keyval", type_keyval, AttrKind::kType);
+}
+MPR_WEAK_ALIAS(Type_free_keyval);
+
+extern "C" int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void* attribute_val) {
+  constexpr const char* fn = "MPI_Type_set_attr";
+  Datatype* t;
+  Keyval* kv;
+  MPR_TRY(check_running(fn));
+  MPR_TRY(type_of(fn, datatype, &t));
+  MPR_TRY(check_keyval(fn, nullptr, type_keyval, &kv, AttrKind::kType));
+  return raise(nullptr, attr_set(fn, type_owner(t), kv, attribute_val));
+}
+MPR_WEAK_ALIAS(Type_set_attr);
+
+extern "C" int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void* attribute_val,
+                                  int* flag) {
+  constexpr const char* fn = "MPI_Type_get_attr";
+  Datatype* t;
+  Keyval* kv;
+  MPR_TRY(check_running(fn));
+  MPR_TRY(type_of(fn, datatype, &t));
+  MPR_TRY(check_arg(fn, nullptr, attribute_val && flag, "attribute_val or flag is NULL"));
+  MPR_TRY(check_keyval_on(fn, nullptr, t->attrs, type_keyval, &kv, AttrKind::kType));
+  AttrSet::Entry* e = t->attrs ? t->attrs->find(type_keyval) : nullptr;
+  *flag = e != nullptr;
+  if (e) *static_cast<void**>(attribute_val) = e->value;
+  return MPI_SUCCESS;
+}
+MPR_WEAK_ALIAS(Type_get_attr);
+
+extern "C" int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval) {
+  constexpr const char* fn = "MPI_Type_delete_attr";
+  Datatype* t;
+  Keyval* kv;
+  MPR_TRY(check_running(fn));
+  MPR_TRY(type_of(fn, datatype, &t));
+  MPR_TRY(check_keyval_on(fn, nullptr, t->attrs, type_keyval, &kv, AttrKind::kType));
+  return raise(nullptr, attr_delete(fn, type_owner(t), type_keyval));
+}
+MPR_WEAK_ALIAS(Type_delete_attr);
 
 extern "C" int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function* copy_fn,
                                        MPI_Comm_delete_attr_function* delete_fn, int* keyval,

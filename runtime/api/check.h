@@ -50,6 +50,11 @@ inline int check_op(const char* fn, Comm* comm, MPI_Op h, Op** out) {
   return check_any_op(fn, comm, h, out);
 }
 
+/// Attributes of datatypes (api/attr.cc), raised on error: MPI_Type_dup's copy callbacks onto
+/// `to`; MPI_Type_free's delete callbacks, most recent first.
+int type_attrs_copy(const char* fn, Datatype* from, Datatype* to);
+int type_attrs_delete_all(const char* fn, Datatype* t);
+
 inline int check_count(const char* fn, Comm* comm, int count) {
   if (count >= 0) return MPI_SUCCESS;
   return raise_error(comm, MPI_ERR_COUNT, fn, "invalid count %d (must be >= 0)", count);

@@ -207,6 +207,166 @@ extern "C" int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[],
 }
 MPR_WEAK_ALIAS(Type_create_subarray);
 
+extern "C" int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
+                                       const int array_of_distribs[], const int array_of_dargs[],
+                                       const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                                       MPI_Datatype* newtype) {
+  constexpr const char* fn = "MPI_Type_create_darray";
+  Datatype* old;
+  if (size < 1 || rank < 0 || rank >= size)
+    return raise_error(nullptr, MPI_ERR_ARG, fn, "invalid size %d or rank %d", size, rank);
+  if (ndims <= 0)
+    return raise_error(nullptr, MPI_ERR_DIMS, fn, "invalid ndims %d (must be >= 1)", ndims);
+  MPR_TRY(check_arg(fn, nullptr,
+                    array_of_gsizes && array_of_distribs && array_of_dargs && array_of_psizes,
+                    "array_of_gsizes, array_of_distribs, array_of_dargs or array_of_psizes is "
+                    "NULL"));
+  long procs = 1;
+  for (int i = 0; i < ndims; ++i) {
+    const int g = array_of_gsizes[i], dist = array_of_distribs[i], darg = array_of_dargs[i],
+              p = array_of_psizes[i];
+    if (g < 1 || p < 1)
+      return raise_error(nullptr, MPI_ERR_ARG, fn,
+                         "dimension %d: gsize %d, psize %d (both must be >= 1)", i, g, p);
+    if (dist != MPI_DISTRIBUTE_BLOCK && dist != MPI_DISTRIBUTE_CYCLIC &&
+        dist != MPI_DISTRIBUTE_NONE)
+      return raise_error(nullptr, MPI_ERR_ARG, fn,
+                         "dimension %d: invalid distribution %d (MPI_DISTRIBUTE_BLOCK, "
+                         "_CYCLIC or _NONE)",
+                         i, dist);
+    if (dist == MPI_DISTRIBUTE_NONE && p != 1)
+      return raise_error(nullptr, MPI_ERR_ARG, fn,
+                         "dimension %d: MPI_DISTRIBUTE_NONE needs psize 1, not %d", i, p);
+    if (darg != MPI_DISTRIBUTE_DFLT_DARG && darg < 1)
+      return raise_error(nullptr, MPI_ERR_ARG, fn,
+                         "dimension %d: invalid darg %d (>= 1 or MPI_DISTRIBUTE_DFLT_DARG)", i,
+                         darg);
+    if (dist == MPI_DISTRIBUTE_BLOCK && darg != MPI_DISTRIBUTE_DFLT_DARG &&
+        static_cast<long>(darg) * p < g)
+      return raise_error(nullptr, MPI_ERR_ARG, fn,
+                         "dimension %d: blocks of %d on %d processes do not cover gsize %d", i,
+                         darg, p, g);
+    procs *= p;
+  }
+  if (procs != size)
+    return raise_error(nullptr, MPI_ERR_ARG, fn, "the process grid has %ld processes, not size %d",
+                       procs, size);
+  if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN)
+    return raise_error(nullptr, MPI_ERR_ARG, fn,
+                       "invalid order %d (MPI_ORDER_C or MPI_ORDER_FORTRAN)", order);
+  MPR_TRY(check_any_type(fn, oldtype, &old));
+  MPR_TRY(check_new(fn, newtype));
+  return done(dt::make_darray(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs,
+                              array_of_psizes, order, old),
+              newtype);
+}
+MPR_WEAK_ALIAS(Type_create_darray);
+
+// ---- Fortran kinds: MPI_Type_match_size and the f90 parameterized types ---------------------
+
+extern "C" int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype* datatype) {
+  constexpr const char* fn = "MPI_Type_match_size";
+  MPR_TRY(check_arg(fn, nullptr, datatype, "datatype is NULL"));
+  MPI_Datatype found = MPI_DATATYPE_NULL;
+  const char* cls = "";
+  switch (typeclass) {
+    case MPI_TYPECLASS_INTEGER:
+      cls = "MPI_TYPECLASS_INTEGER";
+      found = size == 1   ? MPI_INTEGER1
+              : size == 2 ? MPI_INTEGER2
+              : size == 4 ? MPI_INTEGER4
+              : size == 8 ? MPI_INTEGER8
+                          : MPI_DATATYPE_NULL;
+      break;
+    case MPI_TYPECLASS_REAL:
+      cls = "MPI_TYPECLASS_REAL";
+      found = size == 4    ? MPI_REAL4
+              : size == 8  ? MPI_REAL8
+              : size == 16 ? MPI_REAL16
+                           : MPI_DATATYPE_NULL;
+      break;
+    case MPI_TYPECLASS_COMPLEX:
+      cls = "MPI_TYPECLASS_COMPLEX";
+      found = size == 8    ? MPI_COMPLEX8
+              : size == 16 ? MPI_COMPLEX16
+              : size == 32 ? MPI_COMPLEX32
+                           : MPI_DATATYPE_NULL;
+      break;
+    default:
+      return raise_error(nullptr, MPI_ERR_ARG, fn,
+                         "invalid typeclass %d (MPI_TYPECLASS_INTEGER, _REAL or _COMPLEX)",
+                         typeclass);
+  }
+  if (found == MPI_DATATYPE_NULL)
+    return raise_error(nullptr, MPI_ERR_ARG, fn, "no %s type of %d bytes", cls, size);
+  *datatype = found;
+  return MPI_SUCCESS;
+}
+MPR_WEAK_ALIAS(Type_match_size);
+
+namespace {
+
+// The smallest real kind with at least p decimal digits and a decimal exponent range of at
+// least r (MPI_UNDEFINED: no requirement), as gfortran's SELECTED_REAL_KIND:
+// 4 bytes (6, 37), 8 (15, 307), 16 (33, 4931). kNone if none has both.
+Basic real_kind(int p, int r) {
+  if (p == MPI_UNDEFINED) p = 0;
+  if (r == MPI_UNDEFINED) r = 0;
+  if (p <= 6 && r <= 37) return Basic::kReal4;
+  if (p <= 15 && r <= 307) return Basic::kReal8;
+  if (p <= 33 && r <= 4931) return Basic::kReal16;
+  return Basic::kNone;
+}
+
+int f90_real_or_complex(const char* fn, int combiner, int p, int r, MPI_Datatype* newtype) {
+  MPR_TRY(check_arg(fn, nullptr, newtype, "newtype is NULL"));
+  if (p == MPI_UNDEFINED && r == MPI_UNDEFINED)
+    return raise_error(nullptr, MPI_ERR_ARG, fn, "p and r are both MPI_UNDEFINED");
+  if ((p != MPI_UNDEFINED && p < 0) || (r != MPI_UNDEFINED && r < 0))
+    return raise_error(nullptr, MPI_ERR_ARG, fn, "invalid p %d or r %d", p, r);
+  Basic b = real_kind(p, r);
+  if (b == Basic::kNone)
+    return raise_error(nullptr, MPI_ERR_ARG, fn,
+                       "no real kind has precision %d and range %d (at most 33 and 4931)", p, r);
+  if (combiner == MPI_COMBINER_F90_COMPLEX)
+    b = b == Basic::kReal4   ? Basic::kComplex8
+        : b == Basic::kReal8 ? Basic::kComplex16
+                             : Basic::kComplex32;
+  *newtype = dt::f90_type(combiner, p, r, b)->handle;
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" int PMPI_Type_create_f90_integer(int r, MPI_Datatype* newtype) {
+  constexpr const char* fn = "MPI_Type_create_f90_integer";
+  MPR_TRY(check_arg(fn, nullptr, newtype, "newtype is NULL"));
+  // gfortran's SELECTED_INT_KIND: 1, 2, 4 and 8 bytes hold 2, 4, 9 and 18 decimal digits.
+  Basic b = r < 0     ? Basic::kNone
+            : r <= 2  ? Basic::kInteger1
+            : r <= 4  ? Basic::kInteger2
+            : r <= 9  ? Basic::kInteger4
+            : r <= 18 ? Basic::kInteger8
+                      : Basic::kNone;
+  if (b == Basic::kNone)
+    return raise_error(nullptr, MPI_ERR_ARG, fn,
+                       "no integer kind has a range of %d decimal digits (0 to 18)", r);
+  *newtype = dt::f90_type(MPI_COMBINER_F90_INTEGER, 0, r, b)->handle;
+  return MPI_SUCCESS;
+}
+MPR_WEAK_ALIAS(Type_create_f90_integer);
+
+extern "C" int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype* newtype) {
+  return f90_real_or_complex("MPI_Type_create_f90_real", MPI_COMBINER_F90_REAL, p, r, newtype);
+}
+MPR_WEAK_ALIAS(Type_create_f90_real);
+
+extern "C" int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype* newtype) {
+  return f90_real_or_complex("MPI_Type_create_f90_complex", MPI_COMBINER_F90_COMPLEX, p, r,
+                             newtype);
+}
+MPR_WEAK_ALIAS(Type_create_f90_complex);
+
 extern "C" int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
                                         MPI_Datatype* newtype) {
   constexpr const char* fn = "MPI_Type_create_resized";
@@ -222,7 +382,13 @@ extern "C" int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype* newtype) {
   Datatype* old;
   MPR_TRY(check_any_type(fn, oldtype, &old));
   MPR_TRY(check_new(fn, newtype));
-  return done(dt::make_dup(old), newtype);
+  Datatype* d = dt::make_dup(old);
+  if (int rc = type_attrs_copy(fn, old, d); rc != MPI_SUCCESS) {
+    type_attrs_delete_all(fn, d);
+    d->release();
+    return rc;
+  }
+  return done(d, newtype);
 }
 MPR_WEAK_ALIAS(Type_dup);
 
@@ -242,7 +408,10 @@ extern "C" int PMPI_Type_free(MPI_Datatype* datatype) {
   MPR_TRY(check_arg(fn, nullptr, datatype != nullptr, "datatype is NULL"));
   MPR_TRY(check_any_type(fn, *datatype, &dt));
   if (dt->predefined)
-    return raise_error(nullptr, MPI_ERR_TYPE, fn, "cannot free predefined datatype %s", dt->name);
+    return raise_error(nullptr, MPI_ERR_TYPE, fn, "cannot free predefined datatype %s",
+                       dt->label().c_str());
+  // Delete callbacks run now, while the type is still usable from inside them.
+  MPR_TRY(type_attrs_delete_all(fn, dt));
   // Pending requests and types built from it hold their own references.
   dt->release();
   *datatype = MPI_DATATYPE_NULL;
@@ -363,7 +532,7 @@ extern "C" int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, i
   constexpr const char* fn = "MPI_Type_get_contents";
   Datatype* dt;
   MPR_TRY(check_any_type(fn, datatype, &dt));
-  if (dt->predefined)
+  if (dt->combiner == MPI_COMBINER_NAMED)
     return raise_error(nullptr, MPI_ERR_TYPE, fn,
                        "%s is predefined (MPI_COMBINER_NAMED): it has no contents", dt->name);
   const size_t ni = dt->ints.size(), na = dt->aints.size(), nd = dt->types.size();

@@ -226,7 +226,7 @@ extern "C" int PMPI_Win_create_keyval(MPI_Win_copy_attr_function* copy_fn,
   (void)copy_fn;  // windows are never duplicated
   int id = keyval_create(nullptr, nullptr, extra_state);
   Keyval* kv = to_keyval(id);
-  kv->for_win = true;
+  kv->kind = AttrKind::kWin;
   kv->win_delete_fn = delete_fn;
   *win_keyval = id;
   return MPI_SUCCESS;
@@ -238,7 +238,7 @@ extern "C" int PMPI_Win_free_keyval(int* win_keyval) {
   MPR_TRY(check_running(fn));
   MPR_TRY(check_arg(fn, nullptr, win_keyval, "win_keyval is NULL"));
   Keyval* kv = to_keyval(*win_keyval);
-  if (!kv || !kv->for_win)
+  if (!kv || kv->kind != AttrKind::kWin)
     return raise_error(nullptr, MPI_ERR_KEYVAL, fn, "invalid window keyval %d", *win_keyval);
   keyval_free(kv);
   *win_keyval = MPI_KEYVAL_INVALID;
@@ -247,9 +247,12 @@ extern "C" int PMPI_Win_free_keyval(int* win_keyval) {
 MPR_WEAK_ALIAS(Win_free_keyval);
 
 namespace {
-int win_keyval(const char* fn, Win* w, int id, Keyval** out) {
-  *out = to_keyval(id);
-  if (*out && (*out)->for_win) return MPI_SUCCESS;
+// `set`: only a keyval the user has not freed; get and delete also take a freed one that still
+// names an attribute of this window.
+int win_keyval(const char* fn, Win* w, int id, Keyval** out, bool set = false) {
+  *out = set ? to_keyval(id) : find_keyval(id);
+  if (*out && (*out)->kind == AttrKind::kWin && (!(*out)->freed || w->attrs.find(id)))
+    return MPI_SUCCESS;
   return rma::win_error(w, MPI_ERR_KEYVAL, fn, "invalid window keyval %d", id);
 }
 int run_delete(const char* fn, Win* w, Keyval* kv, void* value) {
@@ -266,7 +269,7 @@ extern "C" int PMPI_Win_set_attr(MPI_Win win, int keyval, void* attribute_val) {
   Win* w;
   Keyval* kv;
   MPR_TRY(enter(fn, win, &w));
-  MPR_TRY(win_keyval(fn, w, keyval, &kv));
+  MPR_TRY(win_keyval(fn, w, keyval, &kv, true));
   if (AttrSet::Entry* e = w->attrs.find(keyval)) MPR_TRY(run_delete(fn, w, kv, e->value));
   w->attrs.put(kv, attribute_val);
   return MPI_SUCCESS;

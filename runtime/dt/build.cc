@@ -1,7 +1,9 @@
 #include "runtime/dt/build.h"
 
 #include <algorithm>
+#include <map>
 #include <memory>
+#include <tuple>
 #include <vector>
 
 namespace mpr::runtime::dt {
@@ -257,6 +259,151 @@ Datatype* make_dup(Datatype* old) {
   Datatype* d = copy_of(old, MPI_COMBINER_DUP);
   d->committed = old->committed;
   return record(d, {}, {}, {old});
+}
+
+namespace {
+
+// MPI_Type_create_darray, one dimension at a time (MPI-4.0 5.1.4, the algorithm of MPICH and
+// ROMIO): `inner` holds the dimensions already done (each stride is in bytes of the whole
+// global array), the result adds dimension `d`. *start is this process's first index in it.
+struct Darray {
+  int ndims;
+  const int* gsizes;
+  int order;
+  ptrdiff_t elem;  // extent of the old type
+
+  // Bytes between consecutive indices of dimension d.
+  ptrdiff_t stride_of(int d) const {
+    ptrdiff_t s = elem;
+    if (order == MPI_ORDER_FORTRAN)
+      for (int i = 0; i < d; ++i) s *= gsizes[i];
+    else
+      for (int i = ndims - 1; i > d; --i) s *= gsizes[i];
+    return s;
+  }
+  bool fastest(int d) const { return order == MPI_ORDER_FORTRAN ? d == 0 : d == ndims - 1; }
+
+  Datatype* block(int d, int nprocs, int rank, int darg, Datatype* inner, int* start) const {
+    const int g = gsizes[d];
+    const int blk = darg == MPI_DISTRIBUTE_DFLT_DARG ? (g + nprocs - 1) / nprocs : darg;
+    const int mine = std::max(0, std::min(blk, g - blk * rank));
+    *start = mine == 0 ? 0 : blk * rank;
+    if (fastest(d)) return make_contiguous(mine, inner);
+    return make_hvector(mine, 1, stride_of(d), inner);
+  }
+
+  Datatype* cyclic(int d, int nprocs, int rank, int darg, Datatype* inner, int* start) const {
+    const int g = gsizes[d];
+    const int blk = darg == MPI_DISTRIBUTE_DFLT_DARG ? 1 : darg;
+    const int first = rank * blk;
+    int mine = 0;
+    if (first < g) {
+      const int span = nprocs * blk, left = g - first;
+      mine = left / span * blk + std::min(left % span, blk);
+    }
+    const int count = mine / blk, rest = mine % blk;
+    const ptrdiff_t stride = stride_of(d) * nprocs * blk;
+    Datatype* t = make_hvector(count, blk, stride, inner);
+    if (rest > 0) {  // a last, shorter block
+      const int lens[2] = {1, rest};
+      const MPI_Aint disps[2] = {0, count * stride};
+      Datatype* const parts[2] = {t, inner};
+      Datatype* two = make_struct(2, lens, disps, parts);
+      t->release();
+      t = two;
+    }
+    *start = mine == 0 ? 0 : first;
+    if (fastest(d) && mine > 0) {  // the fastest dimension places its blocks itself
+      const int one = 1;
+      const MPI_Aint at = static_cast<MPI_Aint>(first) * elem;
+      Datatype* placed = make_hindexed(1, &one, &at, t);
+      t->release();
+      t = placed;
+      *start = 0;
+    }
+    return t;
+  }
+};
+
+}  // namespace
+
+Datatype* make_darray(int size, int rank, int ndims, const int* gsizes, const int* distribs,
+                      const int* dargs, const int* psizes, int order, Datatype* old) {
+  // This process's coordinates in the process grid, which is always row-major.
+  std::vector<int> coords(static_cast<size_t>(ndims));
+  for (int i = 0, left = rank, procs = size; i < ndims; ++i) {
+    procs /= psizes[i];
+    coords[i] = left / procs;
+    left %= procs;
+  }
+  const Darray a{ndims, gsizes, order, old->extent};
+  std::vector<int> starts(static_cast<size_t>(ndims), 0);
+  Datatype* t = old;
+  old->retain();
+  for (int k = 0; k < ndims; ++k) {
+    const int d = order == MPI_ORDER_FORTRAN ? k : ndims - 1 - k;
+    Datatype* next;
+    if (distribs[d] == MPI_DISTRIBUTE_CYCLIC)
+      next = a.cyclic(d, psizes[d], coords[d], dargs[d], t, &starts[d]);
+    else if (distribs[d] == MPI_DISTRIBUTE_BLOCK)
+      next = a.block(d, psizes[d], coords[d], dargs[d], t, &starts[d]);
+    else  // MPI_DISTRIBUTE_NONE: the whole dimension
+      next = a.block(d, 1, 0, MPI_DISTRIBUTE_DFLT_DARG, t, &starts[d]);
+    t->release();
+    // Span the whole dimension, so that the next one finds consecutive indices one extent
+    // apart.
+    t = make_resized(next, 0, a.stride_of(d) * gsizes[d]);
+    next->release();
+  }
+  // Move the local block to where it starts in the global array; the type spans the array.
+  ptrdiff_t disp = 0, total = old->extent;
+  for (int d = 0; d < ndims; ++d) {
+    disp += starts[d] * a.stride_of(d);
+    total *= gsizes[d];
+  }
+  const int one = 1;
+  const MPI_Aint at = disp;
+  Datatype* placed = make_hindexed(1, &one, &at, t);
+  t->release();
+  Datatype* r = make_resized(placed, old->lb, total);
+  placed->release();
+  // The envelope is the darray's, not that of the constructors used to build it.
+  for (Datatype* u : r->types) u->release();
+  r->combiner = MPI_COMBINER_DARRAY;
+  r->aints.clear();
+  r->types.clear();
+  std::vector<int> ints{size, rank, ndims};
+  for (const int* v : {gsizes, distribs, dargs, psizes}) ints.insert(ints.end(), v, v + ndims);
+  ints.push_back(order);
+  return record(r, std::move(ints), {}, {old});
+}
+
+Datatype* f90_type(int combiner, int p, int r, Basic sized) {
+  // Handles the user never frees: one per (combiner, p, r), kept for the process's life.
+  static auto* cache = new std::map<std::tuple<int, int, int>, Datatype*>;
+  Datatype*& slot = (*cache)[{combiner, p, r}];
+  if (slot) return slot;
+  const Datatype* base = predefined_datatype(sized);
+  auto* d = new Datatype;
+  d->name = "";
+  d->size = base->size;
+  d->lb = base->lb;
+  d->extent = base->extent;
+  d->true_lb = base->true_lb;
+  d->true_extent = base->true_extent;
+  d->align = base->align;
+  d->contiguous = base->contiguous;
+  d->basic = base->basic;
+  d->prog = base->prog;
+  d->sig = base->sig;
+  d->handle = reinterpret_cast<MPI_Datatype>(d);
+  d->combiner = combiner;
+  if (combiner == MPI_COMBINER_F90_INTEGER)
+    d->ints = {r};
+  else
+    d->ints = {p, r};
+  slot = d;
+  return d;
 }
 
 }  // namespace mpr::runtime::dt

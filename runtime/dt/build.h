@@ -30,7 +30,15 @@ Datatype* make_struct(int count, const int* blocklens, const MPI_Aint* disps,
 /// order is MPI_ORDER_C or MPI_ORDER_FORTRAN; starts + subsizes <= sizes in every dimension.
 Datatype* make_subarray(int ndims, const int* sizes, const int* subsizes, const int* starts,
                         int order, Datatype* old);
+/// MPI_Type_create_darray; the arguments are valid (the psizes multiply to size, each darg is
+/// MPI_DISTRIBUTE_DFLT_DARG or large enough, MPI_DISTRIBUTE_NONE dimensions have psize 1).
+Datatype* make_darray(int size, int rank, int ndims, const int* gsizes, const int* distribs,
+                      const int* dargs, const int* psizes, int order, Datatype* old);
 Datatype* make_resized(Datatype* old, MPI_Aint lb, MPI_Aint extent);
 Datatype* make_dup(Datatype* old);
+/// The type MPI_Type_create_f90_integer/_real/_complex return for (p, r) (combiner
+/// MPI_COMBINER_F90_*): laid out as the predefined `sized` type, predefined-like (never freed,
+/// no reference counting), the same handle for the same arguments.
+Datatype* f90_type(int combiner, int p, int r, Basic sized);
 
 }  // namespace mpr::runtime::dt

@@ -15,11 +15,12 @@ std::atomic<Datatype*> detail::g_predefined{nullptr};
 
 namespace {
 
-// Layouts of the MINLOC/MAXLOC pair types as C lays them out.
-template <class V>
+// Layouts of the MINLOC/MAXLOC pair types as C lays them out (Fortran's pairs hold two values
+// of one type).
+template <class V, class I = int>
 struct Pair {
   V value;
-  int index;
+  I index;
 };
 
 template <class T>
@@ -36,22 +37,23 @@ Datatype scalar(Basic b, const char* name) {
   return d;
 }
 
-template <class V>
+template <class V, class I = int>
 Datatype pair(Basic b, const char* name) {
+  using P = Pair<V, I>;
   Datatype d;
   d.name = name;
-  d.size = sizeof(V) + sizeof(int);
-  d.extent = sizeof(Pair<V>);
-  d.align = alignof(Pair<V>);
+  d.size = sizeof(V) + sizeof(I);
+  d.extent = sizeof(P);
+  d.align = alignof(P);
   d.basic = b;
-  constexpr size_t index_at = offsetof(Pair<V>, index);
-  d.true_extent = index_at + sizeof(int);
+  constexpr size_t index_at = offsetof(P, index);
+  d.true_extent = index_at + sizeof(I);
   d.prog = dt::Program::block(0, sizeof(V));
-  d.prog.append(dt::Program::block(static_cast<ptrdiff_t>(index_at), sizeof(int)), 1, 0, 0);
+  d.prog.append(dt::Program::block(static_cast<ptrdiff_t>(index_at), sizeof(I)), 1, 0, 0);
   ptrdiff_t disp;
   size_t len;
   d.contiguous = d.prog.single_block(&disp, &len) && len == static_cast<size_t>(d.extent);
-  d.sig = dt::Sig::basic({sizeof(V), sizeof(int)});
+  d.sig = dt::Sig::basic({sizeof(V), sizeof(I)});
   return d;
 }
 
@@ -108,6 +110,30 @@ struct Table {
     add(pair<int>(B::k2Int, "MPI_2INT"));
     add(pair<short>(B::kShortInt, "MPI_SHORT_INT"));
     add(pair<long double>(B::kLongDoubleInt, "MPI_LONG_DOUBLE_INT"));
+    add(scalar<int32_t>(B::kInteger, "MPI_INTEGER"));
+    add(scalar<float>(B::kReal, "MPI_REAL"));
+    add(scalar<double>(B::kDoublePrecision, "MPI_DOUBLE_PRECISION"));
+    add(scalar<std::complex<float>>(B::kComplex, "MPI_COMPLEX"));
+    add(scalar<std::complex<double>>(B::kDoubleComplex, "MPI_DOUBLE_COMPLEX"));
+    add(scalar<int32_t>(B::kLogical, "MPI_LOGICAL"));
+    add(scalar<char>(B::kCharacter, "MPI_CHARACTER"));
+    add(pair<float, float>(B::k2Real, "MPI_2REAL"));
+    add(pair<double, double>(B::k2DoublePrecision, "MPI_2DOUBLE_PRECISION"));
+    add(pair<int32_t, int32_t>(B::k2Integer, "MPI_2INTEGER"));
+    add(scalar<int8_t>(B::kInteger1, "MPI_INTEGER1"));
+    add(scalar<int16_t>(B::kInteger2, "MPI_INTEGER2"));
+    add(scalar<int32_t>(B::kInteger4, "MPI_INTEGER4"));
+    add(scalar<int64_t>(B::kInteger8, "MPI_INTEGER8"));
+    add(scalar<float>(B::kReal4, "MPI_REAL4"));
+    add(scalar<double>(B::kReal8, "MPI_REAL8"));
+    add(scalar<__float128>(B::kReal16, "MPI_REAL16"));  // IEEE quad, gfortran's REAL(16)
+    add(scalar<std::complex<float>>(B::kComplex8, "MPI_COMPLEX8"));
+    add(scalar<std::complex<double>>(B::kComplex16, "MPI_COMPLEX16"));
+    add(scalar<std::complex<__float128>>(B::kComplex32, "MPI_COMPLEX32"));
+    add(scalar<int8_t>(B::kLogical1, "MPI_LOGICAL1"));
+    add(scalar<int16_t>(B::kLogical2, "MPI_LOGICAL2"));
+    add(scalar<int32_t>(B::kLogical4, "MPI_LOGICAL4"));
+    add(scalar<int64_t>(B::kLogical8, "MPI_LOGICAL8"));
     detail::g_predefined.store(types, std::memory_order_release);
   }
 };
@@ -265,6 +291,18 @@ std::string Datatype::label() const {
       break;
     case MPI_COMBINER_SUBARRAY:
       how = "MPI_Type_create_subarray";
+      break;
+    case MPI_COMBINER_DARRAY:
+      how = "MPI_Type_create_darray";
+      break;
+    case MPI_COMBINER_F90_INTEGER:
+      how = "MPI_Type_create_f90_integer";
+      break;
+    case MPI_COMBINER_F90_REAL:
+      how = "MPI_Type_create_f90_real";
+      break;
+    case MPI_COMBINER_F90_COMPLEX:
+      how = "MPI_Type_create_f90_complex";
       break;
     case MPI_COMBINER_RESIZED:
       how = "MPI_Type_create_resized";

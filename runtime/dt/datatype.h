@@ -17,6 +17,8 @@
 
 namespace mpr::runtime {
 
+class AttrSet;
+
 /// The predefined types, in handle order: the handle of Basic b is 0x200 + b.
 // clang-format off: one type a word, packed, reads better than one a line
 enum class Basic : uint8_t {
@@ -63,6 +65,31 @@ enum class Basic : uint8_t {
   k2Int,
   kShortInt,
   kLongDoubleInt,
+  // Fortran types (gfortran's kinds), usable from C
+  kInteger,
+  kReal,
+  kDoublePrecision,
+  kComplex,
+  kDoubleComplex,
+  kLogical,
+  kCharacter,
+  k2Real,
+  k2DoublePrecision,
+  k2Integer,
+  kInteger1,
+  kInteger2,
+  kInteger4,
+  kInteger8,
+  kReal4,
+  kReal8,
+  kReal16,
+  kComplex8,
+  kComplex16,
+  kComplex32,
+  kLogical1,
+  kLogical2,
+  kLogical4,
+  kLogical8,
   kNumBasic
 };
 // clang-format on
@@ -95,6 +122,9 @@ class Datatype {
   dt::Program prog;            ///< layout of one element, displacements from the element start
   std::shared_ptr<const dt::Sig> sig;  ///< basic elements of one element
   MPI_Datatype handle = MPI_DATATYPE_NULL;
+  /// MPI_Type_set_attr's attributes (comm/attr.h), made on first use; MPI_Type_free runs their
+  /// delete callbacks and deletes the set.
+  AttrSet* attrs = nullptr;
 
   // Derived types only.
   mutable int refs = 1;  ///< the user's handle, derived types using it, requests

@@ -36,7 +36,7 @@ constexpr uintptr_t kOpHandleBase = 0x21;
 using Kernel = void (*)(const void* in, void* inout, size_t n);
 
 /// The kernel of predefined `op` on basic type `b`, or nullptr where MPI does not define the
-/// operation on that type (e.g. MPI_SUM on MPI_CHAR, MPI_BAND on MPI_FLOAT).
+/// operation on that type (e.g. MPI_SUM on MPI_WCHAR, MPI_BAND on MPI_FLOAT).
 Kernel op_kernel(OpId op, Basic b);
 
 struct Op {

@@ -17,12 +17,13 @@ namespace mpr::runtime {
 namespace {
 
 // Which operations apply, by MPI's type groups (MPI-4.0 section 6.9.2).
-enum class Cat { kNone, kInt, kFloat, kComplex, kLogical, kByte, kPair };
+// kFInt: Fortran integers, which the logical operations are not defined on.
+enum class Cat { kNone, kInt, kFInt, kFloat, kComplex, kLogical, kByte, kPair };
 
-template <class V>
+template <class V, class I = int>
 struct Pair {
   V value;
-  int index;
+  I index;
 };
 
 template <OpId O, class T>
@@ -58,10 +59,10 @@ constexpr bool defined_on(OpId op, Cat c) {
   switch (op) {
     case OpId::kMax:
     case OpId::kMin:
-      return c == Cat::kInt || c == Cat::kFloat;
+      return c == Cat::kInt || c == Cat::kFInt || c == Cat::kFloat;
     case OpId::kSum:
     case OpId::kProd:
-      return c == Cat::kInt || c == Cat::kFloat || c == Cat::kComplex;
+      return c == Cat::kInt || c == Cat::kFInt || c == Cat::kFloat || c == Cat::kComplex;
     case OpId::kLand:
     case OpId::kLor:
     case OpId::kLxor:
@@ -69,7 +70,7 @@ constexpr bool defined_on(OpId op, Cat c) {
     case OpId::kBand:
     case OpId::kBor:
     case OpId::kBxor:
-      return c == Cat::kInt || c == Cat::kByte;
+      return c == Cat::kInt || c == Cat::kFInt || c == Cat::kByte;
     case OpId::kMaxloc:
     case OpId::kMinloc:
       return c == Cat::kPair;
@@ -106,52 +107,77 @@ constexpr Row row() {
 using CF = std::complex<float>;
 using CD = std::complex<double>;
 using CLD = std::complex<long double>;
+using CQ = std::complex<__float128>;
 
 // One row per Basic, in enum order (checked below by the table size).
 constexpr std::array<Row, static_cast<size_t>(Basic::kNumBasic)> kTable = {
-    Row{},                                 // kNone
-    row<char, Cat::kNone>(),               // MPI_CHAR: characters, not numbers
-    row<signed char, Cat::kInt>(),         // MPI_SIGNED_CHAR
-    row<unsigned char, Cat::kInt>(),       // MPI_UNSIGNED_CHAR
-    row<unsigned char, Cat::kByte>(),      // MPI_BYTE
-    row<wchar_t, Cat::kNone>(),            // MPI_WCHAR
-    row<short, Cat::kInt>(),               // MPI_SHORT
-    row<unsigned short, Cat::kInt>(),      // MPI_UNSIGNED_SHORT
-    row<int, Cat::kInt>(),                 // MPI_INT
-    row<unsigned, Cat::kInt>(),            // MPI_UNSIGNED
-    row<long, Cat::kInt>(),                // MPI_LONG
-    row<unsigned long, Cat::kInt>(),       // MPI_UNSIGNED_LONG
-    row<long long, Cat::kInt>(),           // MPI_LONG_LONG_INT
-    row<unsigned long long, Cat::kInt>(),  // MPI_UNSIGNED_LONG_LONG
-    row<float, Cat::kFloat>(),             // MPI_FLOAT
-    row<double, Cat::kFloat>(),            // MPI_DOUBLE
-    row<long double, Cat::kFloat>(),       // MPI_LONG_DOUBLE
-    row<bool, Cat::kLogical>(),            // MPI_C_BOOL
-    row<int8_t, Cat::kInt>(),              // MPI_INT8_T
-    row<int16_t, Cat::kInt>(),             // MPI_INT16_T
-    row<int32_t, Cat::kInt>(),             // MPI_INT32_T
-    row<int64_t, Cat::kInt>(),             // MPI_INT64_T
-    row<uint8_t, Cat::kInt>(),             // MPI_UINT8_T
-    row<uint16_t, Cat::kInt>(),            // MPI_UINT16_T
-    row<uint32_t, Cat::kInt>(),            // MPI_UINT32_T
-    row<uint64_t, Cat::kInt>(),            // MPI_UINT64_T
-    row<CF, Cat::kComplex>(),              // MPI_C_FLOAT_COMPLEX
-    row<CD, Cat::kComplex>(),              // MPI_C_DOUBLE_COMPLEX
-    row<CLD, Cat::kComplex>(),             // MPI_C_LONG_DOUBLE_COMPLEX
-    row<MPI_Aint, Cat::kInt>(),            // MPI_AINT
-    row<MPI_Offset, Cat::kInt>(),          // MPI_OFFSET
-    row<MPI_Count, Cat::kInt>(),           // MPI_COUNT
-    row<unsigned char, Cat::kNone>(),      // MPI_PACKED
-    row<bool, Cat::kLogical>(),            // MPI_CXX_BOOL
-    row<CF, Cat::kComplex>(),              // MPI_CXX_FLOAT_COMPLEX
-    row<CD, Cat::kComplex>(),              // MPI_CXX_DOUBLE_COMPLEX
-    row<CLD, Cat::kComplex>(),             // MPI_CXX_LONG_DOUBLE_COMPLEX
-    row<Pair<float>, Cat::kPair>(),        // MPI_FLOAT_INT
-    row<Pair<double>, Cat::kPair>(),       // MPI_DOUBLE_INT
-    row<Pair<long>, Cat::kPair>(),         // MPI_LONG_INT
-    row<Pair<int>, Cat::kPair>(),          // MPI_2INT
-    row<Pair<short>, Cat::kPair>(),        // MPI_SHORT_INT
-    row<Pair<long double>, Cat::kPair>(),  // MPI_LONG_DOUBLE_INT
+    Row{},                                    // kNone
+    row<char, Cat::kInt>(),                   // MPI_CHAR: a C integer type, as both peers treat it
+    row<signed char, Cat::kInt>(),            // MPI_SIGNED_CHAR
+    row<unsigned char, Cat::kInt>(),          // MPI_UNSIGNED_CHAR
+    row<unsigned char, Cat::kByte>(),         // MPI_BYTE
+    row<wchar_t, Cat::kNone>(),               // MPI_WCHAR
+    row<short, Cat::kInt>(),                  // MPI_SHORT
+    row<unsigned short, Cat::kInt>(),         // MPI_UNSIGNED_SHORT
+    row<int, Cat::kInt>(),                    // MPI_INT
+    row<unsigned, Cat::kInt>(),               // MPI_UNSIGNED
+    row<long, Cat::kInt>(),                   // MPI_LONG
+    row<unsigned long, Cat::kInt>(),          // MPI_UNSIGNED_LONG
+    row<long long, Cat::kInt>(),              // MPI_LONG_LONG_INT
+    row<unsigned long long, Cat::kInt>(),     // MPI_UNSIGNED_LONG_LONG
+    row<float, Cat::kFloat>(),                // MPI_FLOAT
+    row<double, Cat::kFloat>(),               // MPI_DOUBLE
+    row<long double, Cat::kFloat>(),          // MPI_LONG_DOUBLE
+    row<bool, Cat::kLogical>(),               // MPI_C_BOOL
+    row<int8_t, Cat::kInt>(),                 // MPI_INT8_T
+    row<int16_t, Cat::kInt>(),                // MPI_INT16_T
+    row<int32_t, Cat::kInt>(),                // MPI_INT32_T
+    row<int64_t, Cat::kInt>(),                // MPI_INT64_T
+    row<uint8_t, Cat::kInt>(),                // MPI_UINT8_T
+    row<uint16_t, Cat::kInt>(),               // MPI_UINT16_T
+    row<uint32_t, Cat::kInt>(),               // MPI_UINT32_T
+    row<uint64_t, Cat::kInt>(),               // MPI_UINT64_T
+    row<CF, Cat::kComplex>(),                 // MPI_C_FLOAT_COMPLEX
+    row<CD, Cat::kComplex>(),                 // MPI_C_DOUBLE_COMPLEX
+    row<CLD, Cat::kComplex>(),                // MPI_C_LONG_DOUBLE_COMPLEX
+    row<MPI_Aint, Cat::kInt>(),               // MPI_AINT
+    row<MPI_Offset, Cat::kInt>(),             // MPI_OFFSET
+    row<MPI_Count, Cat::kInt>(),              // MPI_COUNT
+    row<unsigned char, Cat::kNone>(),         // MPI_PACKED
+    row<bool, Cat::kLogical>(),               // MPI_CXX_BOOL
+    row<CF, Cat::kComplex>(),                 // MPI_CXX_FLOAT_COMPLEX
+    row<CD, Cat::kComplex>(),                 // MPI_CXX_DOUBLE_COMPLEX
+    row<CLD, Cat::kComplex>(),                // MPI_CXX_LONG_DOUBLE_COMPLEX
+    row<Pair<float>, Cat::kPair>(),           // MPI_FLOAT_INT
+    row<Pair<double>, Cat::kPair>(),          // MPI_DOUBLE_INT
+    row<Pair<long>, Cat::kPair>(),            // MPI_LONG_INT
+    row<Pair<int>, Cat::kPair>(),             // MPI_2INT
+    row<Pair<short>, Cat::kPair>(),           // MPI_SHORT_INT
+    row<Pair<long double>, Cat::kPair>(),     // MPI_LONG_DOUBLE_INT
+    row<int32_t, Cat::kFInt>(),               // MPI_INTEGER
+    row<float, Cat::kFloat>(),                // MPI_REAL
+    row<double, Cat::kFloat>(),               // MPI_DOUBLE_PRECISION
+    row<CF, Cat::kComplex>(),                 // MPI_COMPLEX
+    row<CD, Cat::kComplex>(),                 // MPI_DOUBLE_COMPLEX
+    row<int32_t, Cat::kLogical>(),            // MPI_LOGICAL: nonzero is true, results are 1 or 0
+    row<char, Cat::kInt>(),                   // MPI_CHARACTER: like MPI_CHAR, as both peers do
+    row<Pair<float, float>, Cat::kPair>(),    // MPI_2REAL
+    row<Pair<double, double>, Cat::kPair>(),  // MPI_2DOUBLE_PRECISION
+    row<Pair<int32_t, int32_t>, Cat::kPair>(),  // MPI_2INTEGER
+    row<int8_t, Cat::kFInt>(),                  // MPI_INTEGER1
+    row<int16_t, Cat::kFInt>(),                 // MPI_INTEGER2
+    row<int32_t, Cat::kFInt>(),                 // MPI_INTEGER4
+    row<int64_t, Cat::kFInt>(),                 // MPI_INTEGER8
+    row<float, Cat::kFloat>(),                  // MPI_REAL4
+    row<double, Cat::kFloat>(),                 // MPI_REAL8
+    row<__float128, Cat::kFloat>(),             // MPI_REAL16
+    row<CF, Cat::kComplex>(),                   // MPI_COMPLEX8
+    row<CD, Cat::kComplex>(),                   // MPI_COMPLEX16
+    row<CQ, Cat::kComplex>(),                   // MPI_COMPLEX32
+    row<int8_t, Cat::kLogical>(),               // MPI_LOGICAL1
+    row<int16_t, Cat::kLogical>(),              // MPI_LOGICAL2
+    row<int32_t, Cat::kLogical>(),              // MPI_LOGICAL4
+    row<int64_t, Cat::kLogical>(),              // MPI_LOGICAL8
 };
 
 }  // namespace

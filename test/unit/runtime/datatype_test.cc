@@ -20,15 +20,15 @@ struct Expect {
   size_t extent;
 };
 
-template <class V>
+template <class V, class I = int>
 struct Pair {
   V value;
-  int index;
+  I index;
 };
 
-template <class V>
+template <class V, class I = int>
 constexpr Expect pair(MPI_Datatype h, const char* name) {
-  return {h, name, sizeof(V) + sizeof(int), sizeof(Pair<V>)};
+  return {h, name, sizeof(V) + sizeof(I), sizeof(Pair<V, I>)};
 }
 
 template <class T>
@@ -81,6 +81,30 @@ const Expect kExpected[] = {
     pair<int>(MPI_2INT, "MPI_2INT"),
     pair<short>(MPI_SHORT_INT, "MPI_SHORT_INT"),
     pair<long double>(MPI_LONG_DOUBLE_INT, "MPI_LONG_DOUBLE_INT"),
+    {MPI_INTEGER, "MPI_INTEGER", 4, 4},
+    {MPI_REAL, "MPI_REAL", 4, 4},
+    {MPI_DOUBLE_PRECISION, "MPI_DOUBLE_PRECISION", 8, 8},
+    {MPI_COMPLEX, "MPI_COMPLEX", 8, 8},
+    {MPI_DOUBLE_COMPLEX, "MPI_DOUBLE_COMPLEX", 16, 16},
+    {MPI_LOGICAL, "MPI_LOGICAL", 4, 4},
+    {MPI_CHARACTER, "MPI_CHARACTER", 1, 1},
+    {MPI_2REAL, "MPI_2REAL", 8, 8},
+    {MPI_2DOUBLE_PRECISION, "MPI_2DOUBLE_PRECISION", 16, 16},
+    {MPI_2INTEGER, "MPI_2INTEGER", 8, 8},
+    {MPI_INTEGER1, "MPI_INTEGER1", 1, 1},
+    {MPI_INTEGER2, "MPI_INTEGER2", 2, 2},
+    {MPI_INTEGER4, "MPI_INTEGER4", 4, 4},
+    {MPI_INTEGER8, "MPI_INTEGER8", 8, 8},
+    {MPI_REAL4, "MPI_REAL4", 4, 4},
+    {MPI_REAL8, "MPI_REAL8", 8, 8},
+    {MPI_REAL16, "MPI_REAL16", 16, 16},
+    {MPI_COMPLEX8, "MPI_COMPLEX8", 8, 8},
+    {MPI_COMPLEX16, "MPI_COMPLEX16", 16, 16},
+    {MPI_COMPLEX32, "MPI_COMPLEX32", 32, 32},
+    {MPI_LOGICAL1, "MPI_LOGICAL1", 1, 1},
+    {MPI_LOGICAL2, "MPI_LOGICAL2", 2, 2},
+    {MPI_LOGICAL4, "MPI_LOGICAL4", 4, 4},
+    {MPI_LOGICAL8, "MPI_LOGICAL8", 8, 8},
 };
 
 }  // namespace

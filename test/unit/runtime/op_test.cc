@@ -14,11 +14,14 @@ namespace {
 
 constexpr int kNumOps = static_cast<int>(OpId::kNumPredefined);
 
-enum class Group { kNone, kInt, kFloat, kComplex, kLogical, kByte, kPair };
+// kFInt: Fortran integers (no logical operations on them).
+enum class Group { kNone, kInt, kFInt, kFloat, kComplex, kLogical, kByte, kPair };
 
 // clang-format off: the type groups read as lists
 Group group_of(Basic b) {
   switch (b) {
+    case Basic::kChar:  // a C integer type for reductions, as both peers take it
+    case Basic::kCharacter:
     case Basic::kSignedChar:
     case Basic::kUnsignedChar:
     case Basic::kShort:
@@ -41,9 +44,20 @@ Group group_of(Basic b) {
     case Basic::kOffset:
     case Basic::kCount:
       return Group::kInt;
+    case Basic::kInteger:
+    case Basic::kInteger1:
+    case Basic::kInteger2:
+    case Basic::kInteger4:
+    case Basic::kInteger8:
+      return Group::kFInt;
     case Basic::kFloat:
     case Basic::kDouble:
     case Basic::kLongDouble:
+    case Basic::kReal:
+    case Basic::kDoublePrecision:
+    case Basic::kReal4:
+    case Basic::kReal8:
+    case Basic::kReal16:
       return Group::kFloat;
     case Basic::kCFloatComplex:
     case Basic::kCDoubleComplex:
@@ -51,9 +65,19 @@ Group group_of(Basic b) {
     case Basic::kCxxFloatComplex:
     case Basic::kCxxDoubleComplex:
     case Basic::kCxxLongDoubleComplex:
+    case Basic::kComplex:
+    case Basic::kDoubleComplex:
+    case Basic::kComplex8:
+    case Basic::kComplex16:
+    case Basic::kComplex32:
       return Group::kComplex;
     case Basic::kCBool:
     case Basic::kCxxBool:
+    case Basic::kLogical:
+    case Basic::kLogical1:
+    case Basic::kLogical2:
+    case Basic::kLogical4:
+    case Basic::kLogical8:
       return Group::kLogical;
     case Basic::kByte:
       return Group::kByte;
@@ -63,9 +87,12 @@ Group group_of(Basic b) {
     case Basic::k2Int:
     case Basic::kShortInt:
     case Basic::kLongDoubleInt:
+    case Basic::k2Real:
+    case Basic::k2DoublePrecision:
+    case Basic::k2Integer:
       return Group::kPair;
     default:
-      return Group::kNone;  // MPI_CHAR, MPI_WCHAR, MPI_PACKED
+      return Group::kNone;  // MPI_WCHAR, MPI_PACKED
   }
 }
 // clang-format on
@@ -74,10 +101,10 @@ bool expected_defined(OpId op, Group g) {
   switch (op) {
     case OpId::kMax:
     case OpId::kMin:
-      return g == Group::kInt || g == Group::kFloat;
+      return g == Group::kInt || g == Group::kFInt || g == Group::kFloat;
     case OpId::kSum:
     case OpId::kProd:
-      return g == Group::kInt || g == Group::kFloat || g == Group::kComplex;
+      return g == Group::kInt || g == Group::kFInt || g == Group::kFloat || g == Group::kComplex;
     case OpId::kLand:
     case OpId::kLor:
     case OpId::kLxor:
@@ -85,7 +112,7 @@ bool expected_defined(OpId op, Group g) {
     case OpId::kBand:
     case OpId::kBor:
     case OpId::kBxor:
-      return g == Group::kInt || g == Group::kByte;
+      return g == Group::kInt || g == Group::kFInt || g == Group::kByte;
     case OpId::kMaxloc:
     case OpId::kMinloc:
       return g == Group::kPair;
@@ -149,17 +176,17 @@ void check_complex(Basic b) {
   CHECK(run(OpId::kProd, b, a, c) == std::vector<C>{C(5, 5)});
 }
 
-template <class V>
+template <class V, class I = int>
 struct Pair {
   V value;
-  int index;
+  I index;
   bool operator==(const Pair& o) const { return value == o.value && index == o.index; }
 };
 
-template <class V>
+template <class V, class I = int>
 void check_pair(Basic b) {
   INFO("type " << predefined_datatype(b)->name);
-  using P = Pair<V>;
+  using P = Pair<V, I>;
   REQUIRE(static_cast<size_t>(predefined_datatype(b)->extent) == sizeof(P));
   std::vector<P> a{{V(5), 1}, {V(2), 7}, {V(3), 9}}, c{{V(4), 0}, {V(6), 3}, {V(3), 2}};
   // Equal values keep the smaller index.
@@ -204,6 +231,44 @@ TEST_CASE("integer kernels on every integer type", "[op]") {
   check_integer<MPI_Aint>(Basic::kAint);
   check_integer<MPI_Offset>(Basic::kOffset);
   check_integer<MPI_Count>(Basic::kCount);
+  check_integer<char>(Basic::kChar);
+  check_integer<char>(Basic::kCharacter);
+}
+
+TEST_CASE("Fortran integer, real, complex and logical kernels", "[op]") {
+  std::vector<int32_t> a{1, 6, -3}, c{3, 4, 5};
+  CHECK(run(OpId::kSum, Basic::kInteger, a, c) == std::vector<int32_t>{4, 10, 2});
+  CHECK(run(OpId::kMax, Basic::kInteger4, a, c) == std::vector<int32_t>{3, 6, 5});
+  CHECK(run(OpId::kBor, Basic::kInteger, a, c) == std::vector<int32_t>{3, 6, -3});
+  std::vector<int64_t> a8{1LL << 40}, c8{5};
+  CHECK(run(OpId::kSum, Basic::kInteger8, a8, c8) == std::vector<int64_t>{(1LL << 40) + 5});
+  check_float<float>(Basic::kReal);
+  check_float<double>(Basic::kDoublePrecision);
+  check_float<float>(Basic::kReal4);
+  check_float<double>(Basic::kReal8);
+  {  // quad precision: checked through double, which holds these values exactly
+    __float128 q[2] = {1.5, -2}, r[2] = {0.25, 8};
+    op_kernel(OpId::kProd, Basic::kReal16)(q, r, 2);
+    CHECK(static_cast<double>(r[0]) == 0.375);
+    CHECK(static_cast<double>(r[1]) == -16);
+    std::complex<__float128> u(1, 2), v(3, -1);
+    op_kernel(OpId::kProd, Basic::kComplex32)(&u, &v, 1);
+    CHECK(static_cast<double>(v.real()) == 5);
+    CHECK(static_cast<double>(v.imag()) == 5);
+  }
+  check_complex<float>(Basic::kComplex);
+  check_complex<double>(Basic::kDoubleComplex);
+  check_complex<float>(Basic::kComplex8);
+  check_complex<double>(Basic::kComplex16);
+  // Any nonzero value is true; results are 1 or 0.
+  std::vector<int32_t> la{7, 7, 0, 0}, lc{-1, 0, 2, 0};
+  CHECK(run(OpId::kLand, Basic::kLogical, la, lc) == std::vector<int32_t>{1, 0, 0, 0});
+  CHECK(run(OpId::kLor, Basic::kLogical, la, lc) == std::vector<int32_t>{1, 1, 1, 0});
+  CHECK(run(OpId::kLxor, Basic::kLogical, la, lc) == std::vector<int32_t>{0, 1, 1, 0});
+  std::vector<int8_t> l1a{5, 0}, l1c{5, 0};
+  CHECK(run(OpId::kLand, Basic::kLogical1, l1a, l1c) == std::vector<int8_t>{1, 0});
+  std::vector<int64_t> l8a{0, 1LL << 40}, l8c{0, 0};
+  CHECK(run(OpId::kLor, Basic::kLogical8, l8a, l8c) == std::vector<int64_t>{0, 1});
 }
 
 TEST_CASE("unsigned sums wrap and do not saturate", "[op]") {
@@ -250,6 +315,9 @@ TEST_CASE("MAXLOC and MINLOC on every pair type", "[op]") {
   check_pair<int>(Basic::k2Int);
   check_pair<short>(Basic::kShortInt);
   check_pair<long double>(Basic::kLongDoubleInt);
+  check_pair<float, float>(Basic::k2Real);
+  check_pair<double, double>(Basic::k2DoublePrecision);
+  check_pair<int32_t, int32_t>(Basic::k2Integer);
 }
 
 namespace {
