@@ -20,9 +20,7 @@ void set_probe_status(MPI_Status* st, const mpr::pml::Status& s) {
   status_set(st, s.source, s.tag, s.bytes, false);
 }
 
-void set_proc_null_status(MPI_Status* st) {
-  status_set(st, MPI_PROC_NULL, MPI_ANY_TAG, 0, false);
-}
+void set_proc_null_status(MPI_Status* st) { status_set(st, MPI_PROC_NULL, MPI_ANY_TAG, 0, false); }
 
 MPI_Message wrap(mpr::pml::Message* msg, Comm* comm) {
   comm->retain();

@@ -302,8 +302,8 @@ void Schedule::post(const Step& s) {
       return;
     }
   }
-  pml::Request* r = s.kind == Kind::kSend ? p.isend(s.src, n, c->peer(s.peer), c->rank(), tag_,
-                                                    ctx, pml::SendMode::kStandard)
+  pml::Request* r = s.kind == Kind::kSend ? p.isend(s.src, n, c->peer(s.peer), c->rank(), tag_, ctx,
+                                                    pml::SendMode::kStandard)
                                           : p.irecv(s.dst, s.n, s.peer, tag_, ctx);
   // A receive remembers its length, so reap() can tell a short message from a full one.
   r->user = reinterpret_cast<void*>(s.kind == Kind::kSend ? kNoLength : s.n);
