@@ -48,6 +48,21 @@ int check_counts(const char* fn, Comm* comm, const int* counts, const int* displ
   return MPI_SUCCESS;
 }
 
+int reduce_scatter_counts(const char* fn, Comm* comm, const int* recvcounts, int block, int size,
+                          std::vector<int>* counts, int* total) {
+  counts->assign(size, block);
+  if (recvcounts) {
+    MPR_TRY(check_counts(fn, comm, recvcounts, nullptr, size, nullptr));
+    counts->assign(recvcounts, recvcounts + size);
+  }
+  long long sum = 0;
+  for (int v : *counts) sum += v;
+  if (sum > INT32_MAX)
+    return raise_error(comm, MPI_ERR_COUNT, fn, "total count %lld exceeds INT_MAX", sum);
+  *total = static_cast<int>(sum);
+  return MPI_SUCCESS;
+}
+
 int check_reduction(const char* fn, Comm* comm, const void* sendbuf, const void* recvbuf, int count,
                     MPI_Datatype type, MPI_Op op, bool recv_here, Datatype** dt, Op** o) {
   MPR_TRY(check_count(fn, comm, count));
@@ -181,17 +196,10 @@ int reduce_scatter(const char* fn, const void* sendbuf, void* recvbuf, const int
   if (comm->is_inter())
     return inter::reduce_scatter(fn, comm, sendbuf, recvbuf, recvcounts, block, type, op, req);
   const int size = comm->size(), rank = comm->rank();
-  std::vector<int> counts(size, block);
-  if (recvcounts) {
-    MPR_TRY(check_counts(fn, comm, recvcounts, nullptr, size, nullptr));
-    counts.assign(recvcounts, recvcounts + size);
-  }
-  long long total = 0;
-  for (int v : counts) total += v;
-  if (total > INT32_MAX)
-    return raise_error(comm, MPI_ERR_COUNT, fn, "total count %lld exceeds INT_MAX", total);
-  MPR_TRY(check_reduction(fn, comm, sendbuf, recvbuf, static_cast<int>(total), type, op, false, &dt,
-                          &o));
+  std::vector<int> counts;
+  int total = 0;
+  MPR_TRY(reduce_scatter_counts(fn, comm, recvcounts, block, size, &counts, &total));
+  MPR_TRY(check_reduction(fn, comm, sendbuf, recvbuf, total, type, op, false, &dt, &o));
   MPR_TRY(check_buffer(fn, comm, recvbuf, counts[rank], dt));
   if (req) MPR_TRY(check_request_arg(fn, comm, req));
   const bool in_place = sendbuf == MPI_IN_PLACE;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 #include "mpi.h"
 #include "runtime/comm/comm.h"
@@ -20,6 +21,10 @@ int check_data(const char* fn, Comm* comm, const void* buf, int count, MPI_Datat
 /// `n` non-negative counts (and displacements unless `what` is null).
 int check_counts(const char* fn, Comm* comm, const int* counts, const int* displs, int n,
                  const char* what);
+/// Reduce_scatter's per-rank counts (`recvcounts`, or `block` for each of `size` ranks when it
+/// is null: Reduce_scatter_block) and their sum, which must fit an int.
+int reduce_scatter_counts(const char* fn, Comm* comm, const int* recvcounts, int block, int size,
+                          std::vector<int>* counts, int* total);
 /// The common checks of a reduction; `recv_here` says whether this rank writes recvbuf.
 int check_reduction(const char* fn, Comm* comm, const void* sendbuf, const void* recvbuf, int count,
                     MPI_Datatype type, MPI_Op op, bool recv_here, Datatype** dt, Op** o);

@@ -116,18 +116,11 @@ int reduce_scatter(const char* fn, Comm* comm, const void* sendbuf, void* recvbu
   Datatype* dt;
   Op* o;
   const int size = comm->size(), rank = comm->rank();
-  std::vector<int> counts(size, block);
-  if (recvcounts) {
-    MPR_TRY(check_counts(fn, comm, recvcounts, nullptr, size, nullptr));
-    counts.assign(recvcounts, recvcounts + size);
-  }
-  long long total = 0;
-  for (int v : counts) total += v;
-  if (total > INT32_MAX)
-    return raise_error(comm, MPI_ERR_COUNT, fn, "total count %lld exceeds INT_MAX", total);
+  std::vector<int> counts;
+  int total = 0;
+  MPR_TRY(reduce_scatter_counts(fn, comm, recvcounts, block, size, &counts, &total));
   MPR_TRY(no_in_place(fn, comm, sendbuf, "sendbuf"));
-  MPR_TRY(check_reduction(fn, comm, sendbuf, recvbuf, static_cast<int>(total), type, op, false, &dt,
-                          &o));
+  MPR_TRY(check_reduction(fn, comm, sendbuf, recvbuf, total, type, op, false, &dt, &o));
   MPR_TRY(check_buffer(fn, comm, recvbuf, counts[rank], dt));
   MPR_TRY(check_req(fn, comm, req));
   Call c(fn, comm, req);
