@@ -8,7 +8,9 @@
 
 #include "runtime/api/check.h"
 #include "runtime/api/coll_impl.h"
+#include "runtime/api/handles.h"
 #include "runtime/coll/call.h"
+#include "runtime/p2p/request_ext.h"
 
 using namespace mpr::runtime;
 using namespace mpr::runtime::api;
@@ -17,8 +19,37 @@ using mpr::runtime::coll::Span;
 
 namespace mpr::runtime::api {
 
+MPI_Request* check_only_request() {
+  static MPI_Request sentinel;
+  return &sentinel;
+}
+
 int check_request_arg(const char* fn, Comm* comm, MPI_Request* req) {
+  if (req == check_only_request()) return kChecksPassed;
   return check_arg(fn, comm, req != nullptr, "request is NULL");
+}
+
+int persistent_init(const char* fn, MPI_Comm h, MPI_Info info, bool neighbor,
+                    const std::vector<MPI_Datatype>& types, std::function<int(MPI_Request*)> start,
+                    MPI_Request* request) {
+  Comm* comm;
+  Info* ignored;
+  MPR_TRY(check_running(fn));
+  MPR_TRY(check_comm(fn, h, &comm));
+  MPR_TRY(check_info(fn, comm, info, true, &ignored));
+  MPR_TRY(check_arg(fn, comm, request, "request is NULL"));
+  int rc = start(check_only_request());
+  if (rc != kChecksPassed) return rc;  // raised by the checks
+  std::vector<const Datatype*> kept;
+  for (MPI_Datatype t : types)
+    if (Datatype* dt = to_datatype(t); dt && !dt->predefined) kept.push_back(dt);
+  const int tag = neighbor ? coll::reserve_neighbor_tags(comm) : coll::reserve_tag(comm);
+  auto on_tag = [tag, start = std::move(start)](MPI_Request* req) {
+    coll::FixedTag scope(tag);
+    return start(req);
+  };
+  *request = to_handle(persistent_coll_request(comm, std::move(on_tag), std::move(kept)));
+  return MPI_SUCCESS;
 }
 
 int check_op_for(const char* fn, Comm* comm, const Op* op, const Datatype* dt) {
@@ -742,3 +773,231 @@ extern "C" int PMPI_Reduce_local(const void* inbuf, void* inoutbuf, int count,
   return MPI_SUCCESS;
 }
 MPR_WEAK_ALIAS(Reduce_local);
+
+// ---- persistent collectives (MPI-4): each MPI_Start runs the nonblocking form ----------------
+
+extern "C" int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  constexpr const char* fn = "MPI_Barrier_init";
+  return persistent_init(
+      fn, comm, info, false, {}, [=](MPI_Request* r) { return barrier(fn, comm, r); }, request);
+}
+MPR_WEAK_ALIAS(Barrier_init);
+
+extern "C" int PMPI_Bcast_init(void* buffer, int count, MPI_Datatype datatype, int root,
+                               MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  constexpr const char* fn = "MPI_Bcast_init";
+  return persistent_init(
+      fn, comm, info, false, {datatype},
+      [=](MPI_Request* r) { return bcast(fn, buffer, count, datatype, root, comm, r); }, request);
+}
+MPR_WEAK_ALIAS(Bcast_init);
+
+extern "C" int PMPI_Reduce_init(const void* sendbuf, void* recvbuf, int count,
+                                MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                                MPI_Info info, MPI_Request* request) {
+  constexpr const char* fn = "MPI_Reduce_init";
+  return persistent_init(
+      fn, comm, info, false, {datatype},
+      [=](MPI_Request* r) {
+        return reduce(fn, sendbuf, recvbuf, count, datatype, op, root, comm, r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Reduce_init);
+
+extern "C" int PMPI_Allreduce_init(const void* sendbuf, void* recvbuf, int count,
+                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                   MPI_Request* request) {
+  constexpr const char* fn = "MPI_Allreduce_init";
+  return persistent_init(
+      fn, comm, info, false, {datatype},
+      [=](MPI_Request* r) { return allreduce(fn, sendbuf, recvbuf, count, datatype, op, comm, r); },
+      request);
+}
+MPR_WEAK_ALIAS(Allreduce_init);
+
+extern "C" int PMPI_Scan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                              MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  constexpr const char* fn = "MPI_Scan_init";
+  return persistent_init(
+      fn, comm, info, false, {datatype},
+      [=](MPI_Request* r) {
+        return scan(fn, sendbuf, recvbuf, count, datatype, op, comm, false, r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Scan_init);
+
+extern "C" int PMPI_Exscan_init(const void* sendbuf, void* recvbuf, int count,
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                MPI_Request* request) {
+  constexpr const char* fn = "MPI_Exscan_init";
+  return persistent_init(
+      fn, comm, info, false, {datatype},
+      [=](MPI_Request* r) {
+        return scan(fn, sendbuf, recvbuf, count, datatype, op, comm, true, r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Exscan_init);
+
+extern "C" int PMPI_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                        MPI_Info info, MPI_Request* request) {
+  constexpr const char* fn = "MPI_Reduce_scatter_init";
+  if (!recvcounts && running())
+    return raise_error(to_comm(comm), MPI_ERR_ARG, fn, "recvcounts is NULL");
+  return persistent_init(
+      fn, comm, info, false, {datatype},
+      [=](MPI_Request* r) {
+        return reduce_scatter(fn, sendbuf, recvbuf, recvcounts, 0, datatype, op, comm, r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Reduce_scatter_init);
+
+extern "C" int PMPI_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcount,
+                                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                              MPI_Info info, MPI_Request* request) {
+  constexpr const char* fn = "MPI_Reduce_scatter_block_init";
+  if (recvcount < 0 && running())
+    return raise_error(to_comm(comm), MPI_ERR_COUNT, fn, "invalid count %d (must be >= 0)",
+                       recvcount);
+  return persistent_init(
+      fn, comm, info, false, {datatype},
+      [=](MPI_Request* r) {
+        return reduce_scatter(fn, sendbuf, recvbuf, nullptr, recvcount, datatype, op, comm, r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Reduce_scatter_block_init);
+
+extern "C" int PMPI_Gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                                MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  constexpr const char* fn = "MPI_Gather_init";
+  return persistent_init(
+      fn, comm, info, false, {sendtype, recvtype},
+      [=](MPI_Request* r) {
+        return gather(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                      r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Gather_init);
+
+extern "C" int PMPI_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                 void* recvbuf, const int recvcounts[], const int displs[],
+                                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                                 MPI_Request* request) {
+  constexpr const char* fn = "MPI_Gatherv_init";
+  return persistent_init(
+      fn, comm, info, false, {sendtype, recvtype},
+      [=](MPI_Request* r) {
+        return gatherv(fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                       root, comm, r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Gatherv_init);
+
+extern "C" int PMPI_Scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                 void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                                 MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  constexpr const char* fn = "MPI_Scatter_init";
+  return persistent_init(
+      fn, comm, info, false, {sendtype, recvtype},
+      [=](MPI_Request* r) {
+        return scatter(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                       r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Scatter_init);
+
+extern "C" int PMPI_Scatterv_init(const void* sendbuf, const int sendcounts[], const int displs[],
+                                  MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                                  MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                                  MPI_Request* request) {
+  constexpr const char* fn = "MPI_Scatterv_init";
+  return persistent_init(
+      fn, comm, info, false, {sendtype, recvtype},
+      [=](MPI_Request* r) {
+        return scatterv(fn, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                        root, comm, r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Scatterv_init);
+
+extern "C" int PMPI_Allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                   void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                                   MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  constexpr const char* fn = "MPI_Allgather_init";
+  return persistent_init(
+      fn, comm, info, false, {sendtype, recvtype},
+      [=](MPI_Request* r) {
+        return allgather(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Allgather_init);
+
+extern "C" int PMPI_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                    void* recvbuf, const int recvcounts[], const int displs[],
+                                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                    MPI_Request* request) {
+  constexpr const char* fn = "MPI_Allgatherv_init";
+  return persistent_init(
+      fn, comm, info, false, {sendtype, recvtype},
+      [=](MPI_Request* r) {
+        return allgatherv(fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                          comm, r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Allgatherv_init);
+
+extern "C" int PMPI_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                  void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                                  MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  constexpr const char* fn = "MPI_Alltoall_init";
+  return persistent_init(
+      fn, comm, info, false, {sendtype, recvtype},
+      [=](MPI_Request* r) {
+        return alltoall(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Alltoall_init);
+
+extern "C" int PMPI_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                   MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                                   MPI_Info info, MPI_Request* request) {
+  constexpr const char* fn = "MPI_Alltoallv_init";
+  return persistent_init(
+      fn, comm, info, false, {sendtype, recvtype},
+      [=](MPI_Request* r) {
+        return alltoallv(fn, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                         recvtype, comm, r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Alltoallv_init);
+
+extern "C" int PMPI_Alltoallw_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                   const MPI_Datatype sendtypes[], void* recvbuf,
+                                   const int recvcounts[], const int rdispls[],
+                                   const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                                   MPI_Request* request) {
+  constexpr const char* fn = "MPI_Alltoallw_init";
+  return persistent_init(
+      fn, comm, info, false, {},
+      [=](MPI_Request* r) {
+        return alltoallw(fn, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                         recvtypes, comm, r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Alltoallw_init);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "mpi.h"
@@ -12,7 +13,21 @@
 
 namespace mpr::runtime::api {
 
+/// The request argument of a nonblocking collective: not NULL. The last check of every form
+/// (nothing starts before it), so that persistent_init can run them all.
 int check_request_arg(const char* fn, Comm* comm, MPI_Request* req);
+
+/// Persistent collectives (MPI_*_init). `start(req)` runs the nonblocking form of the call
+/// (named `fn` in its messages). persistent_init runs it once with check_only_request(), whose
+/// request check returns kChecksPassed instead of starting anything, so a bad argument is
+/// reported by the init call; then it makes the persistent request, each MPI_Start of which
+/// runs `start` again on a tag reserved now (a neighborhood collective's set of tags with
+/// `neighbor`). `types` are retained while the request lives (they may be freed first).
+MPI_Request* check_only_request();
+constexpr int kChecksPassed = -1;
+int persistent_init(const char* fn, MPI_Comm comm, MPI_Info info, bool neighbor,
+                    const std::vector<MPI_Datatype>& types, std::function<int(MPI_Request*)> start,
+                    MPI_Request* request);
 /// The op must be defined on the type; MPI_REPLACE / MPI_NO_OP belong to accumulates only.
 int check_op_for(const char* fn, Comm* comm, const Op* op, const Datatype* dt);
 /// Count, datatype and buffer of one side of a call.

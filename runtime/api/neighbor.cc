@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "runtime/api/check.h"
+#include "runtime/api/coll_impl.h"
+#include "runtime/coll/schedule.h"
 #include "runtime/comm/comm_ctl.h"
 #include "runtime/comm/topo.h"
 #include "runtime/p2p/p2p.h"
@@ -56,13 +58,19 @@ int check_xfer(const char* fn, Comm* comm, const void* buf, int count, MPI_Datat
   return check_buffer(fn, comm, buf, count, *dt);
 }
 
-int send_tag(const Plan& p, int j) {
-  return ctl::kTagNeighbor + (p.topo->kind == MPI_CART ? (j ^ 1) : 0);
+// A persistent request's own tags (coll::fixed_tag(), set by MPI_Start) when its directions
+// fit them; else the shared ones, which rely on all members starting in the same order.
+int tag_base(const Plan& p) {
+  const int fixed = coll::fixed_tag();
+  return fixed && p.in.size() <= static_cast<size_t>(coll::kNeighborSlots) ? fixed
+                                                                           : ctl::kTagNeighbor;
 }
 
-int recv_tag(const Plan& p, int i) {
-  return ctl::kTagNeighbor + (p.topo->kind == MPI_CART ? i : 0);
+int send_tag(const Plan& p, int j) {
+  return tag_base(p) + (p.topo->kind == MPI_CART ? (j ^ 1) : 0);
 }
+
+int recv_tag(const Plan& p, int i) { return tag_base(p) + (p.topo->kind == MPI_CART ? i : 0); }
 
 // Post everything; the request completes when every transfer did.
 CompoundRequest* start(const Plan& p, const std::vector<Xfer>& sends,
@@ -78,8 +86,12 @@ CompoundRequest* start(const Plan& p, const std::vector<Xfer>& sends,
   return compound_request(p.comm, std::move(children), -1);
 }
 
-// Blocking form: wait, free, report the first failure on the user's communicator.
-int finish(const char* fn, const Plan& p, CompoundRequest* r, MPI_Request* request) {
+// Start the transfers. Blocking form: wait, free, report the first failure on the user's
+// communicator. The check-only request of a persistent init starts nothing.
+int finish(const char* fn, const Plan& p, const std::vector<Xfer>& sends,
+           const std::vector<Xfer>& recvs, MPI_Request* request) {
+  if (request == check_only_request()) return kChecksPassed;
+  CompoundRequest* r = start(p, sends, recvs);
   if (request) {
     *request = to_handle(r);
     return MPI_SUCCESS;
@@ -110,7 +122,7 @@ int allgather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype s
   for (size_t i = 0; i < p.in.size(); ++i)
     recvs.push_back(
         {at(recvbuf, static_cast<MPI_Aint>(i) * recvcount * rdt->extent), recvcount, rdt});
-  return finish(fn, p, start(p, sends, recvs), request);
+  return finish(fn, p, sends, recvs, request);
 }
 
 int allgatherv(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -129,7 +141,7 @@ int allgatherv(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype 
     recvs.push_back(
         {at(recvbuf, static_cast<MPI_Aint>(displs[i]) * rdt->extent), recvcounts[i], rdt});
   }
-  return finish(fn, p, start(p, sends, recvs), request);
+  return finish(fn, p, sends, recvs, request);
 }
 
 int alltoall(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -147,7 +159,7 @@ int alltoall(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype se
   for (size_t i = 0; i < p.in.size(); ++i)
     recvs.push_back(
         {at(recvbuf, static_cast<MPI_Aint>(i) * recvcount * rdt->extent), recvcount, rdt});
-  return finish(fn, p, start(p, sends, recvs), request);
+  return finish(fn, p, sends, recvs, request);
 }
 
 int alltoallv(const char* fn, const void* sendbuf, const int sendcounts[], const int sdispls[],
@@ -173,7 +185,7 @@ int alltoallv(const char* fn, const void* sendbuf, const int sendcounts[], const
     recvs.push_back(
         {at(recvbuf, static_cast<MPI_Aint>(rdispls[i]) * rdt->extent), recvcounts[i], rdt});
   }
-  return finish(fn, p, start(p, sends, recvs), request);
+  return finish(fn, p, sends, recvs, request);
 }
 
 int alltoallw(const char* fn, const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
@@ -199,7 +211,7 @@ int alltoallw(const char* fn, const void* sendbuf, const int sendcounts[], const
     MPR_TRY(check_xfer(fn, p.comm, at(recvbuf, rdispls[i]), recvcounts[i], recvtypes[i], &dt));
     recvs.push_back({at(recvbuf, rdispls[i]), recvcounts[i], dt});
   }
-  return finish(fn, p, start(p, sends, recvs), request);
+  return finish(fn, p, sends, recvs, request);
 }
 
 }  // namespace
@@ -299,3 +311,80 @@ extern "C" int PMPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcount
                    recvtypes, comm, request);
 }
 MPR_WEAK_ALIAS(Ineighbor_alltoallw);
+
+extern "C" int PMPI_Neighbor_allgather_init(const void* sendbuf, int sendcount,
+                                            MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                            MPI_Request* request) {
+  constexpr const char* fn = "MPI_Neighbor_allgather_init";
+  return persistent_init(
+      fn, comm, info, true, {sendtype, recvtype},
+      [=](MPI_Request* r) {
+        return allgather(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Neighbor_allgather_init);
+
+extern "C" int PMPI_Neighbor_allgatherv_init(const void* sendbuf, int sendcount,
+                                             MPI_Datatype sendtype, void* recvbuf,
+                                             const int recvcounts[], const int displs[],
+                                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                             MPI_Request* request) {
+  constexpr const char* fn = "MPI_Neighbor_allgatherv_init";
+  return persistent_init(
+      fn, comm, info, true, {sendtype, recvtype},
+      [=](MPI_Request* r) {
+        return allgatherv(fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                          comm, r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Neighbor_allgatherv_init);
+
+extern "C" int PMPI_Neighbor_alltoall_init(const void* sendbuf, int sendcount,
+                                           MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                           MPI_Request* request) {
+  constexpr const char* fn = "MPI_Neighbor_alltoall_init";
+  return persistent_init(
+      fn, comm, info, true, {sendtype, recvtype},
+      [=](MPI_Request* r) {
+        return alltoall(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Neighbor_alltoall_init);
+
+extern "C" int PMPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[],
+                                            const int sdispls[], MPI_Datatype sendtype,
+                                            void* recvbuf, const int recvcounts[],
+                                            const int rdispls[], MPI_Datatype recvtype,
+                                            MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  constexpr const char* fn = "MPI_Neighbor_alltoallv_init";
+  return persistent_init(
+      fn, comm, info, true, {sendtype, recvtype},
+      [=](MPI_Request* r) {
+        return alltoallv(fn, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                         recvtype, comm, r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Neighbor_alltoallv_init);
+
+extern "C" int PMPI_Neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[],
+                                            const MPI_Aint sdispls[],
+                                            const MPI_Datatype sendtypes[], void* recvbuf,
+                                            const int recvcounts[], const MPI_Aint rdispls[],
+                                            const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                            MPI_Info info, MPI_Request* request) {
+  constexpr const char* fn = "MPI_Neighbor_alltoallw_init";
+  return persistent_init(
+      fn, comm, info, true, {},
+      [=](MPI_Request* r) {
+        return alltoallw(fn, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                         recvtypes, comm, r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Neighbor_alltoallw_init);

@@ -30,7 +30,9 @@ int start_one(const char* fn, MPI_Request* h) {
   if (!p)
     return raise_error(nullptr, MPI_ERR_REQUEST, fn,
                        "the request is not persistent (made by MPI_Send_init, MPI_Recv_init...)");
-  return raise(request_comm(p), persistent_start(fn, p));
+  bool raised;
+  int rc = persistent_start(fn, p, &raised);
+  return raised ? rc : raise(request_comm(p), rc);
 }
 
 }  // namespace

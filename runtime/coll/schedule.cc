@@ -16,6 +16,11 @@ namespace {
 // Collective tags stay in [1, 2^30]: below the communicator-construction tags (comm_ctl.h) and
 // never negative. Wrapping needs 2^30 operations outstanding at once, which cannot happen.
 constexpr uint32_t kTagSpan = 1u << 30;
+// Persistent neighborhood collectives: kNeighborSlots tags each, above the schedules' range.
+constexpr int kNeighborTagBase = 0x40001000;
+constexpr uint32_t kNeighborTagSets = 1u << 23;  // up to 0x60001000, below comm_ctl.h's tags
+
+thread_local int t_fixed_tag = 0;
 
 // Outstanding nonblocking collectives of this process, advanced on every pml progress().
 std::vector<NbcRequest*> g_active;
@@ -110,8 +115,19 @@ Schedule::Schedule(const char* fn, Comm* comm, Mode mode)
     : fn_(fn),
       comm_(comm),
       local_comm_(comm->is_inter() ? comm->local_comm() : comm),
-      tag_(static_cast<int>(1 + comm->next_coll_seq() % kTagSpan)),
+      tag_(t_fixed_tag ? t_fixed_tag : static_cast<int>(1 + comm->next_coll_seq() % kTagSpan)),
       immediate_(mode == Mode::kImmediate) {}
+
+int reserve_tag(Comm* comm) { return static_cast<int>(1 + comm->next_coll_seq() % kTagSpan); }
+
+int reserve_neighbor_tags(Comm* comm) {
+  return kNeighborTagBase +
+         static_cast<int>(comm->next_coll_seq() % kNeighborTagSets) * kNeighborSlots;
+}
+
+FixedTag::FixedTag(int tag) : prev_(t_fixed_tag) { t_fixed_tag = tag; }
+FixedTag::~FixedTag() { t_fixed_tag = prev_; }
+int fixed_tag() { return t_fixed_tag; }
 
 Schedule::Memory& Schedule::mem() {
   if (!mem_) {

@@ -184,6 +184,31 @@ class Schedule {
   int error_ = MPI_SUCCESS;
 };
 
+/// Persistent collectives (MPI_*_init): a persistent request keeps one tag for all its starts,
+/// reserved when it is made (init calls are ordered like collectives, so every member reserves
+/// the same one), so members may start different persistent requests in different orders.
+/// Messages of two starts of one request cannot mix: a start completes before the next, and
+/// the pml keeps each pair's messages in order.
+/// reserve_tag: a tag for schedules; reserve_neighbor_tags: kNeighborSlots consecutive tags for
+/// the neighborhood collectives (one per direction), disjoint from every schedule's.
+int reserve_tag(Comm* comm);
+int reserve_neighbor_tags(Comm* comm);
+constexpr int kNeighborSlots = 64;
+/// While alive, every schedule built on this thread takes `tag` instead of its communicator's
+/// next one, and fixed_tag() returns it (0 otherwise): MPI_Start of a persistent collective
+/// runs the nonblocking form inside one.
+class FixedTag {
+ public:
+  explicit FixedTag(int tag);
+  ~FixedTag();
+  FixedTag(const FixedTag&) = delete;
+  FixedTag& operator=(const FixedTag&) = delete;
+
+ private:
+  int prev_;
+};
+int fixed_tag();
+
 /// A nonblocking collective: an MPI_Request whose poll hook advances its schedule. Completed
 /// by the ordinary Wait/Test calls; every pml progress() advances all outstanding ones.
 struct NbcRequest : RtRequest {

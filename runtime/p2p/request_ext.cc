@@ -73,6 +73,7 @@ void cancel_one(pml::Request* r) {
 PersistentRequest::~PersistentRequest() {
   if (child) request_destroy(child);
   if (type) type->release();
+  for (const Datatype* t : kept_types) t->release();
 }
 
 GeneralizedRequest::~GeneralizedRequest() {
@@ -104,7 +105,23 @@ PersistentRequest* persistent_request(Comm* comm, PersistentRequest::Op op, pml:
   return r;
 }
 
-int persistent_start(const char* fn, PersistentRequest* r) {
+PersistentRequest* persistent_coll_request(Comm* comm, std::function<int(MPI_Request*)> start,
+                                           std::vector<const Datatype*> types) {
+  auto* r = new PersistentRequest;
+  adopt(r, comm);
+  r->sub = RtRequest::Sub::kPersistent;
+  r->persistent = true;
+  r->complete = true;  // inactive
+  r->poll = poll_persistent;
+  r->op = PersistentRequest::Op::kColl;
+  r->start_coll = std::move(start);
+  for (const Datatype* t : types) t->retain();
+  r->kept_types = std::move(types);
+  return r;
+}
+
+int persistent_start(const char* fn, PersistentRequest* r, bool* raised) {
+  *raised = false;
   if (r->started)
     return make_error(MPI_ERR_REQUEST, fn,
                       "the persistent request is still active (complete it before restarting)");
@@ -123,6 +140,16 @@ int persistent_start(const char* fn, PersistentRequest* r) {
     case PersistentRequest::Op::kRecv:
       r->child = start_recv(comm, const_cast<void*>(r->buf), r->count, r->type, r->peer, r->tag);
       break;
+    case PersistentRequest::Op::kColl: {
+      MPI_Request h = MPI_REQUEST_NULL;
+      int rc = r->start_coll(&h);
+      if (rc != MPI_SUCCESS) {
+        *raised = true;
+        return rc;
+      }
+      r->child = from_handle(h);
+      break;
+    }
   }
   r->started = true;
   r->complete = false;

@@ -1,6 +1,7 @@
 // Requests the pml never sees, built from runtime requests:
-//  - persistent (MPI_Send_init & co.): an argument list that MPI_Start turns into a fresh
-//    operation (the child); completing the child makes the request inactive, not free;
+//  - persistent (MPI_Send_init & co., and the collectives' MPI_*_init): an argument list that
+//    MPI_Start turns into a fresh operation (the child); completing the child makes the request
+//    inactive, not free;
 //  - generalized (MPI_Grequest_start): completed by the user, status from the query callback;
 //  - compound: completes when all its children do (MPI_Isendrecv, nonblocking neighborhood
 //    collectives); its status is one designated child's.
@@ -9,6 +10,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -18,7 +20,7 @@
 namespace mpr::runtime {
 
 struct PersistentRequest : RtRequest {
-  enum class Op : uint8_t { kSend, kBsend, kRecv };
+  enum class Op : uint8_t { kSend, kBsend, kRecv, kColl };
   Op op = Op::kSend;
   pml::SendMode mode = pml::SendMode::kStandard;
   const void* buf = nullptr;
@@ -26,8 +28,12 @@ struct PersistentRequest : RtRequest {
   const Datatype* type = nullptr;
   int peer = 0;  ///< dest or source rank
   int tag = 0;
-  pml::Request* child = nullptr;  ///< the running operation, until it completes
-  bool started = false;           ///< from MPI_Start until its completion is reported (active)
+  /// kColl: starts the collective's nonblocking form, storing its request; returns an MPI
+  /// error code already raised on the communicator.
+  std::function<int(MPI_Request*)> start_coll;
+  std::vector<const Datatype*> kept_types;  ///< kColl: retained for the request's life
+  pml::Request* child = nullptr;            ///< the running operation, until it completes
+  bool started = false;  ///< from MPI_Start until its completion is reported (active)
   ~PersistentRequest() override;
 };
 
@@ -51,9 +57,13 @@ struct CompoundRequest : RtRequest {
 PersistentRequest* persistent_request(Comm* comm, PersistentRequest::Op op, pml::SendMode mode,
                                       const void* buf, int count, const Datatype* type, int peer,
                                       int tag);
+/// A persistent collective (kColl) whose MPI_Start calls `start`; `types` are retained.
+PersistentRequest* persistent_coll_request(Comm* comm, std::function<int(MPI_Request*)> start,
+                                           std::vector<const Datatype*> types);
 /// MPI_Start. Returns MPI_SUCCESS or an error code (not raised): already active, or a buffered
-/// send that does not fit the attached buffer.
-int persistent_start(const char* fn, PersistentRequest* r);
+/// send that does not fit the attached buffer. A collective's own errors come back raised
+/// (*raised is then true).
+int persistent_start(const char* fn, PersistentRequest* r, bool* raised);
 
 GeneralizedRequest* generalized_request(Comm* comm, MPI_Grequest_query_function* query_fn,
                                         MPI_Grequest_free_function* free_fn,
