@@ -33,8 +33,8 @@ int check_any_op(const char* fn, Comm* comm, MPI_Op h, Op** out) {
   return raise_error(comm, MPI_ERR_OP, fn, "invalid op handle %p", static_cast<void*>(h));
 }
 
-int check_send(const char* fn, MPI_Comm h, const void* buf, int count, MPI_Datatype type, int dest,
-               int tag, Comm** comm, Datatype** dt) {
+int check_send(const char* fn, MPI_Comm h, const void* buf, MPI_Count count, MPI_Datatype type,
+               int dest, int tag, Comm** comm, Datatype** dt) {
   MPR_TRY(check_running(fn));
   MPR_TRY(check_comm(fn, h, comm));
   MPR_TRY(check_count(fn, *comm, count));
@@ -44,7 +44,7 @@ int check_send(const char* fn, MPI_Comm h, const void* buf, int count, MPI_Datat
   return check_send_tag(fn, *comm, tag);
 }
 
-int check_recv(const char* fn, MPI_Comm h, const void* buf, int count, MPI_Datatype type,
+int check_recv(const char* fn, MPI_Comm h, const void* buf, MPI_Count count, MPI_Datatype type,
                int source, int tag, Comm** comm, Datatype** dt) {
   MPR_TRY(check_running(fn));
   MPR_TRY(check_comm(fn, h, comm));

@@ -55,17 +55,18 @@ inline int check_op(const char* fn, Comm* comm, MPI_Op h, Op** out) {
 int type_attrs_copy(const char* fn, Datatype* from, Datatype* to);
 int type_attrs_delete_all(const char* fn, Datatype* t);
 
-inline int check_count(const char* fn, Comm* comm, int count) {
+inline int check_count(const char* fn, Comm* comm, MPI_Count count) {
   if (count >= 0) return MPI_SUCCESS;
-  return raise_error(comm, MPI_ERR_COUNT, fn, "invalid count %d (must be >= 0)", count);
+  return raise_error(comm, MPI_ERR_COUNT, fn, "invalid count %lld (must be >= 0)",
+                     static_cast<long long>(count));
 }
 
-inline int check_buffer(const char* fn, Comm* comm, const void* buf, int count,
+inline int check_buffer(const char* fn, Comm* comm, const void* buf, MPI_Count count,
                         const Datatype* type) {
   // Derived types may hold absolute addresses (MPI_Get_address) used with MPI_BOTTOM (NULL).
   if (buf || count == 0 || type->size == 0 || !type->predefined) return MPI_SUCCESS;
-  return raise_error(comm, MPI_ERR_BUFFER, fn, "NULL buffer with count %d of %s", count,
-                     type->name);
+  return raise_error(comm, MPI_ERR_BUFFER, fn, "NULL buffer with count %lld of %s",
+                     static_cast<long long>(count), type->name);
 }
 
 /// dest of a send: a rank of the communicator (of the remote group of an intercommunicator)
@@ -105,10 +106,10 @@ inline int check_arg(const char* fn, Comm* comm, bool ok, const char* what) {
 }
 
 /// The common checks of a send: communicator, count, datatype, buffer, destination, tag.
-int check_send(const char* fn, MPI_Comm h, const void* buf, int count, MPI_Datatype type, int dest,
-               int tag, Comm** comm, Datatype** dt);
+int check_send(const char* fn, MPI_Comm h, const void* buf, MPI_Count count, MPI_Datatype type,
+               int dest, int tag, Comm** comm, Datatype** dt);
 /// Same for a receive (source may be MPI_ANY_SOURCE, tag MPI_ANY_TAG).
-int check_recv(const char* fn, MPI_Comm h, const void* buf, int count, MPI_Datatype type,
+int check_recv(const char* fn, MPI_Comm h, const void* buf, MPI_Count count, MPI_Datatype type,
                int source, int tag, Comm** comm, Datatype** dt);
 
 }  // namespace mpr::runtime::api

@@ -4,6 +4,7 @@
 // hands back a request the progress engine drives.
 #include "runtime/coll/coll.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "runtime/api/check.h"
@@ -61,41 +62,42 @@ int check_op_for(const char* fn, Comm* comm, const Op* op, const Datatype* dt) {
   return MPI_SUCCESS;
 }
 
-int check_data(const char* fn, Comm* comm, const void* buf, int count, MPI_Datatype type,
+int check_data(const char* fn, Comm* comm, const void* buf, MPI_Count count, MPI_Datatype type,
                Datatype** dt) {
   MPR_TRY(check_count(fn, comm, count));
   MPR_TRY(check_type(fn, comm, type, dt));
   return check_buffer(fn, comm, buf, count, *dt);
 }
 
-int check_counts(const char* fn, Comm* comm, const int* counts, const int* displs, int n,
+int check_counts(const char* fn, Comm* comm, Counts counts, Displs displs, int n,
                  const char* what) {
   if (!counts || (!displs && what))
     return raise_error(comm, MPI_ERR_ARG, fn, "%s%s array is NULL", what ? what : "",
                        counts ? "displs" : "counts");
   for (int i = 0; i < n; ++i)
     if (counts[i] < 0)
-      return raise_error(comm, MPI_ERR_COUNT, fn, "invalid count %d for rank %d", counts[i], i);
+      return raise_error(comm, MPI_ERR_COUNT, fn, "invalid count %lld for rank %d",
+                         static_cast<long long>(counts[i]), i);
   return MPI_SUCCESS;
 }
 
-int reduce_scatter_counts(const char* fn, Comm* comm, const int* recvcounts, int block, int size,
-                          std::vector<int>* counts, int* total) {
+int reduce_scatter_counts(const char* fn, Comm* comm, Counts recvcounts, MPI_Count block, int size,
+                          std::vector<MPI_Count>* counts, MPI_Count* total) {
+  if (!recvcounts) MPR_TRY(check_count(fn, comm, block));
   counts->assign(size, block);
   if (recvcounts) {
     MPR_TRY(check_counts(fn, comm, recvcounts, nullptr, size, nullptr));
-    counts->assign(recvcounts, recvcounts + size);
+    for (int i = 0; i < size; ++i) (*counts)[i] = recvcounts[i];
   }
-  long long sum = 0;
-  for (int v : *counts) sum += v;
-  if (sum > INT32_MAX)
-    return raise_error(comm, MPI_ERR_COUNT, fn, "total count %lld exceeds INT_MAX", sum);
-  *total = static_cast<int>(sum);
+  MPI_Count sum = 0;
+  for (MPI_Count v : *counts) sum += v;
+  *total = sum;
   return MPI_SUCCESS;
 }
 
-int check_reduction(const char* fn, Comm* comm, const void* sendbuf, const void* recvbuf, int count,
-                    MPI_Datatype type, MPI_Op op, bool recv_here, Datatype** dt, Op** o) {
+int check_reduction(const char* fn, Comm* comm, const void* sendbuf, const void* recvbuf,
+                    MPI_Count count, MPI_Datatype type, MPI_Op op, bool recv_here, Datatype** dt,
+                    Op** o) {
   MPR_TRY(check_count(fn, comm, count));
   MPR_TRY(check_type(fn, comm, type, dt));
   MPR_TRY(check_op(fn, comm, op, o));
@@ -135,7 +137,7 @@ int barrier(const char* fn, MPI_Comm h, MPI_Request* req) {
   return c.finish();
 }
 
-int bcast(const char* fn, void* buffer, int count, MPI_Datatype type, int root, MPI_Comm h,
+int bcast(const char* fn, void* buffer, MPI_Count count, MPI_Datatype type, int root, MPI_Comm h,
           MPI_Request* req) {
   Comm* comm;
   Datatype* dt;
@@ -151,7 +153,7 @@ int bcast(const char* fn, void* buffer, int count, MPI_Datatype type, int root, 
   return c.finish();
 }
 
-int reduce(const char* fn, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
+int reduce(const char* fn, const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype type,
            MPI_Op op, int root, MPI_Comm h, MPI_Request* req) {
   Comm* comm;
   Datatype* dt;
@@ -175,8 +177,8 @@ int reduce(const char* fn, const void* sendbuf, void* recvbuf, int count, MPI_Da
   return c.finish();
 }
 
-int allreduce(const char* fn, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
-              MPI_Op op, MPI_Comm h, MPI_Request* req) {
+int allreduce(const char* fn, const void* sendbuf, void* recvbuf, MPI_Count count,
+              MPI_Datatype type, MPI_Op op, MPI_Comm h, MPI_Request* req) {
   Comm* comm;
   Datatype* dt;
   Op* o;
@@ -194,7 +196,7 @@ int allreduce(const char* fn, const void* sendbuf, void* recvbuf, int count, MPI
   return c.finish();
 }
 
-int scan(const char* fn, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
+int scan(const char* fn, const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype type,
          MPI_Op op, MPI_Comm h, bool exclusive, MPI_Request* req) {
   Comm* comm;
   Datatype* dt;
@@ -218,8 +220,8 @@ int scan(const char* fn, const void* sendbuf, void* recvbuf, int count, MPI_Data
 }
 
 // recvcounts == nullptr: the _block variant with `block` elements per rank.
-int reduce_scatter(const char* fn, const void* sendbuf, void* recvbuf, const int* recvcounts,
-                   int block, MPI_Datatype type, MPI_Op op, MPI_Comm h, MPI_Request* req) {
+int reduce_scatter(const char* fn, const void* sendbuf, void* recvbuf, Counts recvcounts,
+                   MPI_Count block, MPI_Datatype type, MPI_Op op, MPI_Comm h, MPI_Request* req) {
   Comm* comm;
   Datatype* dt;
   Op* o;
@@ -227,8 +229,8 @@ int reduce_scatter(const char* fn, const void* sendbuf, void* recvbuf, const int
   if (comm->is_inter())
     return inter::reduce_scatter(fn, comm, sendbuf, recvbuf, recvcounts, block, type, op, req);
   const int size = comm->size(), rank = comm->rank();
-  std::vector<int> counts;
-  int total = 0;
+  std::vector<MPI_Count> counts;
+  MPI_Count total = 0;
   MPR_TRY(reduce_scatter_counts(fn, comm, recvcounts, block, size, &counts, &total));
   MPR_TRY(check_reduction(fn, comm, sendbuf, recvbuf, total, type, op, false, &dt, &o));
   MPR_TRY(check_buffer(fn, comm, recvbuf, counts[rank], dt));
@@ -244,8 +246,9 @@ int reduce_scatter(const char* fn, const void* sendbuf, void* recvbuf, const int
   return c.finish();
 }
 
-int gather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-           int recvcount, MPI_Datatype recvtype, int root, MPI_Comm h, MPI_Request* req) {
+int gather(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+           void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm h,
+           MPI_Request* req) {
   Comm* comm;
   Datatype *st = nullptr, *rt = nullptr;
   MPR_TRY(check_coll_comm(fn, h, &comm));
@@ -270,9 +273,9 @@ int gather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype send
   return c.finish();
 }
 
-int gatherv(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-            void* recvbuf, const int* recvcounts, const int* displs, MPI_Datatype recvtype,
-            int root, MPI_Comm h, MPI_Request* req) {
+int gatherv(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+            void* recvbuf, Counts recvcounts, Displs displs, MPI_Datatype recvtype, int root,
+            MPI_Comm h, MPI_Request* req) {
   Comm* comm;
   Datatype *st = nullptr, *rt = nullptr;
   MPR_TRY(check_coll_comm(fn, h, &comm));
@@ -305,8 +308,8 @@ int gatherv(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sen
   return c.finish();
 }
 
-int scatter(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-            void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm h,
+int scatter(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+            void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm h,
             MPI_Request* req) {
   Comm* comm;
   Datatype *st = nullptr, *rt = nullptr;
@@ -331,9 +334,9 @@ int scatter(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sen
   return c.finish();
 }
 
-int scatterv(const char* fn, const void* sendbuf, const int* sendcounts, const int* displs,
-             MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
-             MPI_Comm h, MPI_Request* req) {
+int scatterv(const char* fn, const void* sendbuf, Counts sendcounts, Displs displs,
+             MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+             int root, MPI_Comm h, MPI_Request* req) {
   Comm* comm;
   Datatype *st = nullptr, *rt = nullptr;
   MPR_TRY(check_coll_comm(fn, h, &comm));
@@ -366,8 +369,9 @@ int scatterv(const char* fn, const void* sendbuf, const int* sendcounts, const i
   return c.finish();
 }
 
-int allgather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-              void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm h, MPI_Request* req) {
+int allgather(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+              void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm h,
+              MPI_Request* req) {
   Comm* comm;
   Datatype *st = nullptr, *rt = nullptr;
   MPR_TRY(check_coll_comm(fn, h, &comm));
@@ -386,9 +390,9 @@ int allgather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype s
   return c.finish();
 }
 
-int allgatherv(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-               void* recvbuf, const int* recvcounts, const int* displs, MPI_Datatype recvtype,
-               MPI_Comm h, MPI_Request* req) {
+int allgatherv(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+               void* recvbuf, Counts recvcounts, Displs displs, MPI_Datatype recvtype, MPI_Comm h,
+               MPI_Request* req) {
   Comm* comm;
   Datatype *st = nullptr, *rt = nullptr;
   MPR_TRY(check_coll_comm(fn, h, &comm));
@@ -412,8 +416,9 @@ int allgatherv(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype 
   return c.finish();
 }
 
-int alltoall(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-             void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm h, MPI_Request* req) {
+int alltoall(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+             void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm h,
+             MPI_Request* req) {
   Comm* comm;
   Datatype *st = nullptr, *rt = nullptr;
   MPR_TRY(check_coll_comm(fn, h, &comm));
@@ -436,8 +441,8 @@ int alltoall(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype se
 // with per-rank types) and types.
 struct VSide {
   const void* buf;
-  const int* counts;
-  const int* displs;
+  Counts counts;
+  Displs displs;
   const Datatype* type;          // alltoallv
   std::vector<Datatype*> types;  // alltoallw
   char* block(int i) const {
@@ -475,8 +480,8 @@ int alltoallvw(const char* fn, Comm* comm, VSide& snd, VSide& rcv, bool in_place
   return c.finish();
 }
 
-int alltoallv(const char* fn, const void* sendbuf, const int* sendcounts, const int* sdispls,
-              MPI_Datatype sendtype, void* recvbuf, const int* recvcounts, const int* rdispls,
+int alltoallv(const char* fn, const void* sendbuf, Counts sendcounts, Displs sdispls,
+              MPI_Datatype sendtype, void* recvbuf, Counts recvcounts, Displs rdispls,
               MPI_Datatype recvtype, MPI_Comm h, MPI_Request* req) {
   Comm* comm;
   Datatype *st = nullptr, *rt = nullptr;
@@ -497,9 +502,9 @@ int alltoallv(const char* fn, const void* sendbuf, const int* sendcounts, const 
   return alltoallvw(fn, comm, snd, rcv, in_place, req);
 }
 
-int alltoallw(const char* fn, const void* sendbuf, const int* sendcounts, const int* sdispls,
-              const MPI_Datatype* sendtypes, void* recvbuf, const int* recvcounts,
-              const int* rdispls, const MPI_Datatype* recvtypes, MPI_Comm h, MPI_Request* req) {
+int alltoallw(const char* fn, const void* sendbuf, Counts sendcounts, Displs sdispls,
+              const MPI_Datatype* sendtypes, void* recvbuf, Counts recvcounts, Displs rdispls,
+              const MPI_Datatype* recvtypes, MPI_Comm h, MPI_Request* req) {
   Comm* comm;
   MPR_TRY(check_coll_comm(fn, h, &comm));
   const bool in_place = sendbuf == MPI_IN_PLACE;
@@ -540,54 +545,117 @@ extern "C" int PMPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int ro
   return bcast("MPI_Bcast", buffer, count, datatype, root, comm, nullptr);
 }
 MPR_WEAK_ALIAS(Bcast);
+
+extern "C" int PMPI_Bcast_c(void* buffer, MPI_Count count, MPI_Datatype datatype, int root,
+                            MPI_Comm comm) {
+  return bcast("MPI_Bcast_c", buffer, count, datatype, root, comm, nullptr);
+}
+MPR_WEAK_ALIAS(Bcast_c);
 extern "C" int PMPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                            MPI_Request* request) {
   return bcast("MPI_Ibcast", buffer, count, datatype, root, comm, request);
 }
 MPR_WEAK_ALIAS(Ibcast);
 
+extern "C" int PMPI_Ibcast_c(void* buffer, MPI_Count count, MPI_Datatype datatype, int root,
+                             MPI_Comm comm, MPI_Request* request) {
+  return bcast("MPI_Ibcast_c", buffer, count, datatype, root, comm, request);
+}
+MPR_WEAK_ALIAS(Ibcast_c);
+
 extern "C" int PMPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                            MPI_Op op, int root, MPI_Comm comm) {
   return reduce("MPI_Reduce", sendbuf, recvbuf, count, datatype, op, root, comm, nullptr);
 }
 MPR_WEAK_ALIAS(Reduce);
+
+extern "C" int PMPI_Reduce_c(const void* sendbuf, void* recvbuf, MPI_Count count,
+                             MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
+  return reduce("MPI_Reduce_c", sendbuf, recvbuf, count, datatype, op, root, comm, nullptr);
+}
+MPR_WEAK_ALIAS(Reduce_c);
 extern "C" int PMPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                             MPI_Op op, int root, MPI_Comm comm, MPI_Request* request) {
   return reduce("MPI_Ireduce", sendbuf, recvbuf, count, datatype, op, root, comm, request);
 }
 MPR_WEAK_ALIAS(Ireduce);
 
+extern "C" int PMPI_Ireduce_c(const void* sendbuf, void* recvbuf, MPI_Count count,
+                              MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                              MPI_Request* request) {
+  return reduce("MPI_Ireduce_c", sendbuf, recvbuf, count, datatype, op, root, comm, request);
+}
+MPR_WEAK_ALIAS(Ireduce_c);
+
 extern "C" int PMPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                               MPI_Op op, MPI_Comm comm) {
   return allreduce("MPI_Allreduce", sendbuf, recvbuf, count, datatype, op, comm, nullptr);
 }
 MPR_WEAK_ALIAS(Allreduce);
+
+extern "C" int PMPI_Allreduce_c(const void* sendbuf, void* recvbuf, MPI_Count count,
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return allreduce("MPI_Allreduce_c", sendbuf, recvbuf, count, datatype, op, comm, nullptr);
+}
+MPR_WEAK_ALIAS(Allreduce_c);
 extern "C" int PMPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                                MPI_Op op, MPI_Comm comm, MPI_Request* request) {
   return allreduce("MPI_Iallreduce", sendbuf, recvbuf, count, datatype, op, comm, request);
 }
 MPR_WEAK_ALIAS(Iallreduce);
 
+extern "C" int PMPI_Iallreduce_c(const void* sendbuf, void* recvbuf, MPI_Count count,
+                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                 MPI_Request* request) {
+  return allreduce("MPI_Iallreduce_c", sendbuf, recvbuf, count, datatype, op, comm, request);
+}
+MPR_WEAK_ALIAS(Iallreduce_c);
+
 extern "C" int PMPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                          MPI_Op op, MPI_Comm comm) {
   return scan("MPI_Scan", sendbuf, recvbuf, count, datatype, op, comm, false, nullptr);
 }
 MPR_WEAK_ALIAS(Scan);
+
+extern "C" int PMPI_Scan_c(const void* sendbuf, void* recvbuf, MPI_Count count,
+                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return scan("MPI_Scan_c", sendbuf, recvbuf, count, datatype, op, comm, false, nullptr);
+}
+MPR_WEAK_ALIAS(Scan_c);
 extern "C" int PMPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                           MPI_Op op, MPI_Comm comm, MPI_Request* request) {
   return scan("MPI_Iscan", sendbuf, recvbuf, count, datatype, op, comm, false, request);
 }
 MPR_WEAK_ALIAS(Iscan);
+
+extern "C" int PMPI_Iscan_c(const void* sendbuf, void* recvbuf, MPI_Count count,
+                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+  return scan("MPI_Iscan_c", sendbuf, recvbuf, count, datatype, op, comm, false, request);
+}
+MPR_WEAK_ALIAS(Iscan_c);
 extern "C" int PMPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                            MPI_Op op, MPI_Comm comm) {
   return scan("MPI_Exscan", sendbuf, recvbuf, count, datatype, op, comm, true, nullptr);
 }
 MPR_WEAK_ALIAS(Exscan);
+
+extern "C" int PMPI_Exscan_c(const void* sendbuf, void* recvbuf, MPI_Count count,
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return scan("MPI_Exscan_c", sendbuf, recvbuf, count, datatype, op, comm, true, nullptr);
+}
+MPR_WEAK_ALIAS(Exscan_c);
 extern "C" int PMPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                             MPI_Op op, MPI_Comm comm, MPI_Request* request) {
   return scan("MPI_Iexscan", sendbuf, recvbuf, count, datatype, op, comm, true, request);
 }
 MPR_WEAK_ALIAS(Iexscan);
+
+extern "C" int PMPI_Iexscan_c(const void* sendbuf, void* recvbuf, MPI_Count count,
+                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                              MPI_Request* request) {
+  return scan("MPI_Iexscan_c", sendbuf, recvbuf, count, datatype, op, comm, true, request);
+}
+MPR_WEAK_ALIAS(Iexscan_c);
 
 extern "C" int PMPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
@@ -597,6 +665,16 @@ extern "C" int PMPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int
                         nullptr);
 }
 MPR_WEAK_ALIAS(Reduce_scatter);
+
+extern "C" int PMPI_Reduce_scatter_c(const void* sendbuf, void* recvbuf,
+                                     const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                                     MPI_Comm comm) {
+  if (!recvcounts && running())
+    return raise_error(to_comm(comm), MPI_ERR_ARG, "MPI_Reduce_scatter_c", "recvcounts is NULL");
+  return reduce_scatter("MPI_Reduce_scatter_c", sendbuf, recvbuf, recvcounts, 0, datatype, op, comm,
+                        nullptr);
+}
+MPR_WEAK_ALIAS(Reduce_scatter_c);
 extern "C" int PMPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                     MPI_Request* request) {
@@ -606,25 +684,44 @@ extern "C" int PMPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const in
                         request);
 }
 MPR_WEAK_ALIAS(Ireduce_scatter);
+
+extern "C" int PMPI_Ireduce_scatter_c(const void* sendbuf, void* recvbuf,
+                                      const MPI_Count recvcounts[], MPI_Datatype datatype,
+                                      MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+  if (!recvcounts && running())
+    return raise_error(to_comm(comm), MPI_ERR_ARG, "MPI_Ireduce_scatter_c", "recvcounts is NULL");
+  return reduce_scatter("MPI_Ireduce_scatter_c", sendbuf, recvbuf, recvcounts, 0, datatype, op,
+                        comm, request);
+}
+MPR_WEAK_ALIAS(Ireduce_scatter_c);
 extern "C" int PMPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
                                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  if (recvcount < 0 && running())
-    return raise_error(to_comm(comm), MPI_ERR_COUNT, "MPI_Reduce_scatter_block",
-                       "invalid count %d (must be >= 0)", recvcount);
   return reduce_scatter("MPI_Reduce_scatter_block", sendbuf, recvbuf, nullptr, recvcount, datatype,
                         op, comm, nullptr);
 }
 MPR_WEAK_ALIAS(Reduce_scatter_block);
+
+extern "C" int PMPI_Reduce_scatter_block_c(const void* sendbuf, void* recvbuf, MPI_Count recvcount,
+                                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return reduce_scatter("MPI_Reduce_scatter_block_c", sendbuf, recvbuf, nullptr, recvcount,
+                        datatype, op, comm, nullptr);
+}
+MPR_WEAK_ALIAS(Reduce_scatter_block_c);
 extern "C" int PMPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
                                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                           MPI_Request* request) {
-  if (recvcount < 0 && running())
-    return raise_error(to_comm(comm), MPI_ERR_COUNT, "MPI_Ireduce_scatter_block",
-                       "invalid count %d (must be >= 0)", recvcount);
   return reduce_scatter("MPI_Ireduce_scatter_block", sendbuf, recvbuf, nullptr, recvcount, datatype,
                         op, comm, request);
 }
 MPR_WEAK_ALIAS(Ireduce_scatter_block);
+
+extern "C" int PMPI_Ireduce_scatter_block_c(const void* sendbuf, void* recvbuf, MPI_Count recvcount,
+                                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                            MPI_Request* request) {
+  return reduce_scatter("MPI_Ireduce_scatter_block_c", sendbuf, recvbuf, nullptr, recvcount,
+                        datatype, op, comm, request);
+}
+MPR_WEAK_ALIAS(Ireduce_scatter_block_c);
 
 extern "C" int PMPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                            int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
@@ -632,6 +729,14 @@ extern "C" int PMPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype send
                 comm, nullptr);
 }
 MPR_WEAK_ALIAS(Gather);
+
+extern "C" int PMPI_Gather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                             void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                             MPI_Comm comm) {
+  return gather("MPI_Gather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                comm, nullptr);
+}
+MPR_WEAK_ALIAS(Gather_c);
 extern "C" int PMPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                             void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                             MPI_Comm comm, MPI_Request* request) {
@@ -639,6 +744,14 @@ extern "C" int PMPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sen
                 comm, request);
 }
 MPR_WEAK_ALIAS(Igather);
+
+extern "C" int PMPI_Igather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                              void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                              MPI_Comm comm, MPI_Request* request) {
+  return gather("MPI_Igather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                comm, request);
+}
+MPR_WEAK_ALIAS(Igather_c);
 extern "C" int PMPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                             void* recvbuf, const int recvcounts[], const int displs[],
                             MPI_Datatype recvtype, int root, MPI_Comm comm) {
@@ -646,6 +759,14 @@ extern "C" int PMPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sen
                  root, comm, nullptr);
 }
 MPR_WEAK_ALIAS(Gatherv);
+
+extern "C" int PMPI_Gatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                              void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                              MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return gatherv("MPI_Gatherv_c", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                 recvtype, root, comm, nullptr);
+}
+MPR_WEAK_ALIAS(Gatherv_c);
 extern "C" int PMPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                              void* recvbuf, const int recvcounts[], const int displs[],
                              MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
@@ -654,6 +775,15 @@ extern "C" int PMPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype se
 }
 MPR_WEAK_ALIAS(Igatherv);
 
+extern "C" int PMPI_Igatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                               void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                               MPI_Datatype recvtype, int root, MPI_Comm comm,
+                               MPI_Request* request) {
+  return gatherv("MPI_Igatherv_c", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                 recvtype, root, comm, request);
+}
+MPR_WEAK_ALIAS(Igatherv_c);
+
 extern "C" int PMPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                             void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                             MPI_Comm comm) {
@@ -661,6 +791,14 @@ extern "C" int PMPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sen
                  comm, nullptr);
 }
 MPR_WEAK_ALIAS(Scatter);
+
+extern "C" int PMPI_Scatter_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                              void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                              MPI_Comm comm) {
+  return scatter("MPI_Scatter_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                 comm, nullptr);
+}
+MPR_WEAK_ALIAS(Scatter_c);
 extern "C" int PMPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                              void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                              MPI_Comm comm, MPI_Request* request) {
@@ -668,6 +806,14 @@ extern "C" int PMPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype se
                  comm, request);
 }
 MPR_WEAK_ALIAS(Iscatter);
+
+extern "C" int PMPI_Iscatter_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                               void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                               MPI_Comm comm, MPI_Request* request) {
+  return scatter("MPI_Iscatter_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                 comm, request);
+}
+MPR_WEAK_ALIAS(Iscatter_c);
 extern "C" int PMPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
                              MPI_Datatype sendtype, void* recvbuf, int recvcount,
                              MPI_Datatype recvtype, int root, MPI_Comm comm) {
@@ -675,6 +821,15 @@ extern "C" int PMPI_Scatterv(const void* sendbuf, const int sendcounts[], const 
                   recvtype, root, comm, nullptr);
 }
 MPR_WEAK_ALIAS(Scatterv);
+
+extern "C" int PMPI_Scatterv_c(const void* sendbuf, const MPI_Count sendcounts[],
+                               const MPI_Aint displs[], MPI_Datatype sendtype, void* recvbuf,
+                               MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                               MPI_Comm comm) {
+  return scatterv("MPI_Scatterv_c", sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                  recvtype, root, comm, nullptr);
+}
+MPR_WEAK_ALIAS(Scatterv_c);
 extern "C" int PMPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[],
                               MPI_Datatype sendtype, void* recvbuf, int recvcount,
                               MPI_Datatype recvtype, int root, MPI_Comm comm,
@@ -684,12 +839,29 @@ extern "C" int PMPI_Iscatterv(const void* sendbuf, const int sendcounts[], const
 }
 MPR_WEAK_ALIAS(Iscatterv);
 
+extern "C" int PMPI_Iscatterv_c(const void* sendbuf, const MPI_Count sendcounts[],
+                                const MPI_Aint displs[], MPI_Datatype sendtype, void* recvbuf,
+                                MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                                MPI_Request* request) {
+  return scatterv("MPI_Iscatterv_c", sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                  recvtype, root, comm, request);
+}
+MPR_WEAK_ALIAS(Iscatterv_c);
+
 extern "C" int PMPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                               void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   return allgather("MPI_Allgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                    comm, nullptr);
 }
 MPR_WEAK_ALIAS(Allgather);
+
+extern "C" int PMPI_Allgather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                MPI_Comm comm) {
+  return allgather("MPI_Allgather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                   comm, nullptr);
+}
+MPR_WEAK_ALIAS(Allgather_c);
 extern "C" int PMPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                MPI_Request* request) {
@@ -697,6 +869,14 @@ extern "C" int PMPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype 
                    comm, request);
 }
 MPR_WEAK_ALIAS(Iallgather);
+
+extern "C" int PMPI_Iallgather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                 void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                 MPI_Comm comm, MPI_Request* request) {
+  return allgather("MPI_Iallgather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                   comm, request);
+}
+MPR_WEAK_ALIAS(Iallgather_c);
 extern "C" int PMPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                void* recvbuf, const int recvcounts[], const int displs[],
                                MPI_Datatype recvtype, MPI_Comm comm) {
@@ -704,6 +884,14 @@ extern "C" int PMPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype 
                     recvtype, comm, nullptr);
 }
 MPR_WEAK_ALIAS(Allgatherv);
+
+extern "C" int PMPI_Allgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                 void* recvbuf, const MPI_Count recvcounts[],
+                                 const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+  return allgatherv("MPI_Allgatherv_c", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                    recvtype, comm, nullptr);
+}
+MPR_WEAK_ALIAS(Allgatherv_c);
 extern "C" int PMPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                 void* recvbuf, const int recvcounts[], const int displs[],
                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
@@ -712,12 +900,29 @@ extern "C" int PMPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype
 }
 MPR_WEAK_ALIAS(Iallgatherv);
 
+extern "C" int PMPI_Iallgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                  void* recvbuf, const MPI_Count recvcounts[],
+                                  const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                                  MPI_Request* request) {
+  return allgatherv("MPI_Iallgatherv_c", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                    recvtype, comm, request);
+}
+MPR_WEAK_ALIAS(Iallgatherv_c);
+
 extern "C" int PMPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                              void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   return alltoall("MPI_Alltoall", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                   nullptr);
 }
 MPR_WEAK_ALIAS(Alltoall);
+
+extern "C" int PMPI_Alltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                               void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                               MPI_Comm comm) {
+  return alltoall("MPI_Alltoall_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                  comm, nullptr);
+}
+MPR_WEAK_ALIAS(Alltoall_c);
 extern "C" int PMPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                               void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                               MPI_Request* request) {
@@ -725,6 +930,14 @@ extern "C" int PMPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype s
                   request);
 }
 MPR_WEAK_ALIAS(Ialltoall);
+
+extern "C" int PMPI_Ialltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                MPI_Comm comm, MPI_Request* request) {
+  return alltoall("MPI_Ialltoall_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                  comm, request);
+}
+MPR_WEAK_ALIAS(Ialltoall_c);
 extern "C" int PMPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                               MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                               const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
@@ -732,6 +945,15 @@ extern "C" int PMPI_Alltoallv(const void* sendbuf, const int sendcounts[], const
                    rdispls, recvtype, comm, nullptr);
 }
 MPR_WEAK_ALIAS(Alltoallv);
+
+extern "C" int PMPI_Alltoallv_c(const void* sendbuf, const MPI_Count sendcounts[],
+                                const MPI_Aint sdispls[], MPI_Datatype sendtype, void* recvbuf,
+                                const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                MPI_Datatype recvtype, MPI_Comm comm) {
+  return alltoallv("MPI_Alltoallv_c", sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                   rdispls, recvtype, comm, nullptr);
+}
+MPR_WEAK_ALIAS(Alltoallv_c);
 extern "C" int PMPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                                const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
@@ -740,6 +962,15 @@ extern "C" int PMPI_Ialltoallv(const void* sendbuf, const int sendcounts[], cons
                    rdispls, recvtype, comm, request);
 }
 MPR_WEAK_ALIAS(Ialltoallv);
+
+extern "C" int PMPI_Ialltoallv_c(const void* sendbuf, const MPI_Count sendcounts[],
+                                 const MPI_Aint sdispls[], MPI_Datatype sendtype, void* recvbuf,
+                                 const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  return alltoallv("MPI_Ialltoallv_c", sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                   rdispls, recvtype, comm, request);
+}
+MPR_WEAK_ALIAS(Ialltoallv_c);
 extern "C" int PMPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
                               const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                               const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
@@ -747,6 +978,16 @@ extern "C" int PMPI_Alltoallw(const void* sendbuf, const int sendcounts[], const
                    rdispls, recvtypes, comm, nullptr);
 }
 MPR_WEAK_ALIAS(Alltoallw);
+
+extern "C" int PMPI_Alltoallw_c(const void* sendbuf, const MPI_Count sendcounts[],
+                                const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                void* recvbuf, const MPI_Count recvcounts[],
+                                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                MPI_Comm comm) {
+  return alltoallw("MPI_Alltoallw_c", sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                   rdispls, recvtypes, comm, nullptr);
+}
+MPR_WEAK_ALIAS(Alltoallw_c);
 extern "C" int PMPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                const MPI_Datatype sendtypes[], void* recvbuf,
                                const int recvcounts[], const int rdispls[],
@@ -757,9 +998,20 @@ extern "C" int PMPI_Ialltoallw(const void* sendbuf, const int sendcounts[], cons
 }
 MPR_WEAK_ALIAS(Ialltoallw);
 
-extern "C" int PMPI_Reduce_local(const void* inbuf, void* inoutbuf, int count,
-                                 MPI_Datatype datatype, MPI_Op op) {
-  constexpr const char* fn = "MPI_Reduce_local";
+extern "C" int PMPI_Ialltoallw_c(const void* sendbuf, const MPI_Count sendcounts[],
+                                 const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                 void* recvbuf, const MPI_Count recvcounts[],
+                                 const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                 MPI_Comm comm, MPI_Request* request) {
+  return alltoallw("MPI_Ialltoallw_c", sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                   rdispls, recvtypes, comm, request);
+}
+MPR_WEAK_ALIAS(Ialltoallw_c);
+
+namespace {
+
+int reduce_local(const char* fn, const void* inbuf, void* inoutbuf, MPI_Count count,
+                 MPI_Datatype datatype, MPI_Op op) {
   Datatype* dt;
   Op* o;
   MPR_TRY(check_running(fn));
@@ -769,10 +1021,28 @@ extern "C" int PMPI_Reduce_local(const void* inbuf, void* inoutbuf, int count,
   MPR_TRY(check_op_for(fn, nullptr, o, dt));
   MPR_TRY(check_buffer(fn, nullptr, inbuf, count, dt));
   MPR_TRY(check_buffer(fn, nullptr, inoutbuf, count, dt));
-  op_apply(o, inbuf, inoutbuf, count, dt);
+  // op_apply (and a user function's len) takes an int: 2^30 elements at a time.
+  constexpr MPI_Count kChunk = MPI_Count{1} << 30;
+  for (MPI_Count done = 0; done < count; done += kChunk)
+    op_apply(o, at(inbuf, static_cast<size_t>(done), dt),
+             at(inoutbuf, static_cast<size_t>(done), dt),
+             static_cast<int>(std::min(kChunk, count - done)), dt);
   return MPI_SUCCESS;
 }
+
+}  // namespace
+
+extern "C" int PMPI_Reduce_local(const void* inbuf, void* inoutbuf, int count,
+                                 MPI_Datatype datatype, MPI_Op op) {
+  return reduce_local("MPI_Reduce_local", inbuf, inoutbuf, count, datatype, op);
+}
 MPR_WEAK_ALIAS(Reduce_local);
+
+extern "C" int PMPI_Reduce_local_c(const void* inbuf, void* inoutbuf, MPI_Count count,
+                                   MPI_Datatype datatype, MPI_Op op) {
+  return reduce_local("MPI_Reduce_local_c", inbuf, inoutbuf, count, datatype, op);
+}
+MPR_WEAK_ALIAS(Reduce_local_c);
 
 // ---- persistent collectives (MPI-4): each MPI_Start runs the nonblocking form ----------------
 
@@ -792,6 +1062,15 @@ extern "C" int PMPI_Bcast_init(void* buffer, int count, MPI_Datatype datatype, i
 }
 MPR_WEAK_ALIAS(Bcast_init);
 
+extern "C" int PMPI_Bcast_init_c(void* buffer, MPI_Count count, MPI_Datatype datatype, int root,
+                                 MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  constexpr const char* fn = "MPI_Bcast_init_c";
+  return persistent_init(
+      fn, comm, info, false, {datatype},
+      [=](MPI_Request* r) { return bcast(fn, buffer, count, datatype, root, comm, r); }, request);
+}
+MPR_WEAK_ALIAS(Bcast_init_c);
+
 extern "C" int PMPI_Reduce_init(const void* sendbuf, void* recvbuf, int count,
                                 MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
                                 MPI_Info info, MPI_Request* request) {
@@ -805,6 +1084,19 @@ extern "C" int PMPI_Reduce_init(const void* sendbuf, void* recvbuf, int count,
 }
 MPR_WEAK_ALIAS(Reduce_init);
 
+extern "C" int PMPI_Reduce_init_c(const void* sendbuf, void* recvbuf, MPI_Count count,
+                                  MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                                  MPI_Info info, MPI_Request* request) {
+  constexpr const char* fn = "MPI_Reduce_init_c";
+  return persistent_init(
+      fn, comm, info, false, {datatype},
+      [=](MPI_Request* r) {
+        return reduce(fn, sendbuf, recvbuf, count, datatype, op, root, comm, r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Reduce_init_c);
+
 extern "C" int PMPI_Allreduce_init(const void* sendbuf, void* recvbuf, int count,
                                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                    MPI_Request* request) {
@@ -815,6 +1107,17 @@ extern "C" int PMPI_Allreduce_init(const void* sendbuf, void* recvbuf, int count
       request);
 }
 MPR_WEAK_ALIAS(Allreduce_init);
+
+extern "C" int PMPI_Allreduce_init_c(const void* sendbuf, void* recvbuf, MPI_Count count,
+                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                     MPI_Request* request) {
+  constexpr const char* fn = "MPI_Allreduce_init_c";
+  return persistent_init(
+      fn, comm, info, false, {datatype},
+      [=](MPI_Request* r) { return allreduce(fn, sendbuf, recvbuf, count, datatype, op, comm, r); },
+      request);
+}
+MPR_WEAK_ALIAS(Allreduce_init_c);
 
 extern "C" int PMPI_Scan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                               MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
@@ -828,6 +1131,19 @@ extern "C" int PMPI_Scan_init(const void* sendbuf, void* recvbuf, int count, MPI
 }
 MPR_WEAK_ALIAS(Scan_init);
 
+extern "C" int PMPI_Scan_init_c(const void* sendbuf, void* recvbuf, MPI_Count count,
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                MPI_Request* request) {
+  constexpr const char* fn = "MPI_Scan_init_c";
+  return persistent_init(
+      fn, comm, info, false, {datatype},
+      [=](MPI_Request* r) {
+        return scan(fn, sendbuf, recvbuf, count, datatype, op, comm, false, r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Scan_init_c);
+
 extern "C" int PMPI_Exscan_init(const void* sendbuf, void* recvbuf, int count,
                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                 MPI_Request* request) {
@@ -840,6 +1156,19 @@ extern "C" int PMPI_Exscan_init(const void* sendbuf, void* recvbuf, int count,
       request);
 }
 MPR_WEAK_ALIAS(Exscan_init);
+
+extern "C" int PMPI_Exscan_init_c(const void* sendbuf, void* recvbuf, MPI_Count count,
+                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                  MPI_Request* request) {
+  constexpr const char* fn = "MPI_Exscan_init_c";
+  return persistent_init(
+      fn, comm, info, false, {datatype},
+      [=](MPI_Request* r) {
+        return scan(fn, sendbuf, recvbuf, count, datatype, op, comm, true, r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Exscan_init_c);
 
 extern "C" int PMPI_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvcounts[],
                                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
@@ -856,13 +1185,26 @@ extern "C" int PMPI_Reduce_scatter_init(const void* sendbuf, void* recvbuf, cons
 }
 MPR_WEAK_ALIAS(Reduce_scatter_init);
 
+extern "C" int PMPI_Reduce_scatter_init_c(const void* sendbuf, void* recvbuf,
+                                          const MPI_Count recvcounts[], MPI_Datatype datatype,
+                                          MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                          MPI_Request* request) {
+  constexpr const char* fn = "MPI_Reduce_scatter_init_c";
+  if (!recvcounts && running())
+    return raise_error(to_comm(comm), MPI_ERR_ARG, fn, "recvcounts is NULL");
+  return persistent_init(
+      fn, comm, info, false, {datatype},
+      [=](MPI_Request* r) {
+        return reduce_scatter(fn, sendbuf, recvbuf, recvcounts, 0, datatype, op, comm, r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Reduce_scatter_init_c);
+
 extern "C" int PMPI_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcount,
                                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                               MPI_Info info, MPI_Request* request) {
   constexpr const char* fn = "MPI_Reduce_scatter_block_init";
-  if (recvcount < 0 && running())
-    return raise_error(to_comm(comm), MPI_ERR_COUNT, fn, "invalid count %d (must be >= 0)",
-                       recvcount);
   return persistent_init(
       fn, comm, info, false, {datatype},
       [=](MPI_Request* r) {
@@ -871,6 +1213,20 @@ extern "C" int PMPI_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf
       request);
 }
 MPR_WEAK_ALIAS(Reduce_scatter_block_init);
+
+extern "C" int PMPI_Reduce_scatter_block_init_c(const void* sendbuf, void* recvbuf,
+                                                MPI_Count recvcount, MPI_Datatype datatype,
+                                                MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                                MPI_Request* request) {
+  constexpr const char* fn = "MPI_Reduce_scatter_block_init_c";
+  return persistent_init(
+      fn, comm, info, false, {datatype},
+      [=](MPI_Request* r) {
+        return reduce_scatter(fn, sendbuf, recvbuf, nullptr, recvcount, datatype, op, comm, r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Reduce_scatter_block_init_c);
 
 extern "C" int PMPI_Gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                 void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
@@ -885,6 +1241,20 @@ extern "C" int PMPI_Gather_init(const void* sendbuf, int sendcount, MPI_Datatype
       request);
 }
 MPR_WEAK_ALIAS(Gather_init);
+
+extern "C" int PMPI_Gather_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                  void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                  int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  constexpr const char* fn = "MPI_Gather_init_c";
+  return persistent_init(
+      fn, comm, info, false, {sendtype, recvtype},
+      [=](MPI_Request* r) {
+        return gather(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                      r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Gather_init_c);
 
 extern "C" int PMPI_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                  void* recvbuf, const int recvcounts[], const int displs[],
@@ -901,6 +1271,21 @@ extern "C" int PMPI_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatyp
 }
 MPR_WEAK_ALIAS(Gatherv_init);
 
+extern "C" int PMPI_Gatherv_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                   void* recvbuf, const MPI_Count recvcounts[],
+                                   const MPI_Aint displs[], MPI_Datatype recvtype, int root,
+                                   MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  constexpr const char* fn = "MPI_Gatherv_init_c";
+  return persistent_init(
+      fn, comm, info, false, {sendtype, recvtype},
+      [=](MPI_Request* r) {
+        return gatherv(fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                       root, comm, r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Gatherv_init_c);
+
 extern "C" int PMPI_Scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                  void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                                  MPI_Comm comm, MPI_Info info, MPI_Request* request) {
@@ -914,6 +1299,20 @@ extern "C" int PMPI_Scatter_init(const void* sendbuf, int sendcount, MPI_Datatyp
       request);
 }
 MPR_WEAK_ALIAS(Scatter_init);
+
+extern "C" int PMPI_Scatter_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                   void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                   int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  constexpr const char* fn = "MPI_Scatter_init_c";
+  return persistent_init(
+      fn, comm, info, false, {sendtype, recvtype},
+      [=](MPI_Request* r) {
+        return scatter(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                       r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Scatter_init_c);
 
 extern "C" int PMPI_Scatterv_init(const void* sendbuf, const int sendcounts[], const int displs[],
                                   MPI_Datatype sendtype, void* recvbuf, int recvcount,
@@ -930,6 +1329,21 @@ extern "C" int PMPI_Scatterv_init(const void* sendbuf, const int sendcounts[], c
 }
 MPR_WEAK_ALIAS(Scatterv_init);
 
+extern "C" int PMPI_Scatterv_init_c(const void* sendbuf, const MPI_Count sendcounts[],
+                                    const MPI_Aint displs[], MPI_Datatype sendtype, void* recvbuf,
+                                    MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                                    MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  constexpr const char* fn = "MPI_Scatterv_init_c";
+  return persistent_init(
+      fn, comm, info, false, {sendtype, recvtype},
+      [=](MPI_Request* r) {
+        return scatterv(fn, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                        root, comm, r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Scatterv_init_c);
+
 extern "C" int PMPI_Allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                    void* recvbuf, int recvcount, MPI_Datatype recvtype,
                                    MPI_Comm comm, MPI_Info info, MPI_Request* request) {
@@ -942,6 +1356,20 @@ extern "C" int PMPI_Allgather_init(const void* sendbuf, int sendcount, MPI_Datat
       request);
 }
 MPR_WEAK_ALIAS(Allgather_init);
+
+extern "C" int PMPI_Allgather_init_c(const void* sendbuf, MPI_Count sendcount,
+                                     MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount,
+                                     MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                     MPI_Request* request) {
+  constexpr const char* fn = "MPI_Allgather_init_c";
+  return persistent_init(
+      fn, comm, info, false, {sendtype, recvtype},
+      [=](MPI_Request* r) {
+        return allgather(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Allgather_init_c);
 
 extern "C" int PMPI_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                     void* recvbuf, const int recvcounts[], const int displs[],
@@ -958,6 +1386,22 @@ extern "C" int PMPI_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Data
 }
 MPR_WEAK_ALIAS(Allgatherv_init);
 
+extern "C" int PMPI_Allgatherv_init_c(const void* sendbuf, MPI_Count sendcount,
+                                      MPI_Datatype sendtype, void* recvbuf,
+                                      const MPI_Count recvcounts[], const MPI_Aint displs[],
+                                      MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                      MPI_Request* request) {
+  constexpr const char* fn = "MPI_Allgatherv_init_c";
+  return persistent_init(
+      fn, comm, info, false, {sendtype, recvtype},
+      [=](MPI_Request* r) {
+        return allgatherv(fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                          comm, r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Allgatherv_init_c);
+
 extern "C" int PMPI_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                   void* recvbuf, int recvcount, MPI_Datatype recvtype,
                                   MPI_Comm comm, MPI_Info info, MPI_Request* request) {
@@ -970,6 +1414,19 @@ extern "C" int PMPI_Alltoall_init(const void* sendbuf, int sendcount, MPI_Dataty
       request);
 }
 MPR_WEAK_ALIAS(Alltoall_init);
+
+extern "C" int PMPI_Alltoall_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                    void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                    MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  constexpr const char* fn = "MPI_Alltoall_init_c";
+  return persistent_init(
+      fn, comm, info, false, {sendtype, recvtype},
+      [=](MPI_Request* r) {
+        return alltoall(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Alltoall_init_c);
 
 extern "C" int PMPI_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                    MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
@@ -986,6 +1443,22 @@ extern "C" int PMPI_Alltoallv_init(const void* sendbuf, const int sendcounts[], 
 }
 MPR_WEAK_ALIAS(Alltoallv_init);
 
+extern "C" int PMPI_Alltoallv_init_c(const void* sendbuf, const MPI_Count sendcounts[],
+                                     const MPI_Aint sdispls[], MPI_Datatype sendtype, void* recvbuf,
+                                     const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                     MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                     MPI_Request* request) {
+  constexpr const char* fn = "MPI_Alltoallv_init_c";
+  return persistent_init(
+      fn, comm, info, false, {sendtype, recvtype},
+      [=](MPI_Request* r) {
+        return alltoallv(fn, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                         recvtype, comm, r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Alltoallv_init_c);
+
 extern "C" int PMPI_Alltoallw_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                    const MPI_Datatype sendtypes[], void* recvbuf,
                                    const int recvcounts[], const int rdispls[],
@@ -1001,3 +1474,19 @@ extern "C" int PMPI_Alltoallw_init(const void* sendbuf, const int sendcounts[], 
       request);
 }
 MPR_WEAK_ALIAS(Alltoallw_init);
+
+extern "C" int PMPI_Alltoallw_init_c(const void* sendbuf, const MPI_Count sendcounts[],
+                                     const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                     void* recvbuf, const MPI_Count recvcounts[],
+                                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                     MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  constexpr const char* fn = "MPI_Alltoallw_init_c";
+  return persistent_init(
+      fn, comm, info, false, {},
+      [=](MPI_Request* r) {
+        return alltoallw(fn, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                         recvtypes, comm, r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Alltoallw_init_c);

@@ -36,7 +36,7 @@ int check_req(const char* fn, Comm* comm, MPI_Request* req) {
   return req ? check_request_arg(fn, comm, req) : MPI_SUCCESS;
 }
 
-int check_op_type(const char* fn, Comm* comm, int count, MPI_Datatype type, MPI_Op op,
+int check_op_type(const char* fn, Comm* comm, MPI_Count count, MPI_Datatype type, MPI_Op op,
                   Datatype** dt, Op** o) {
   MPR_TRY(check_count(fn, comm, count));
   MPR_TRY(check_type(fn, comm, type, dt));
@@ -53,7 +53,7 @@ int barrier(const char* fn, Comm* comm, MPI_Request* req) {
   return c.finish();
 }
 
-int bcast(const char* fn, Comm* comm, void* buffer, int count, MPI_Datatype type, int root,
+int bcast(const char* fn, Comm* comm, void* buffer, MPI_Count count, MPI_Datatype type, int root,
           MPI_Request* req) {
   Datatype* dt = nullptr;
   MPR_TRY(check_root(fn, comm, root));
@@ -68,7 +68,7 @@ int bcast(const char* fn, Comm* comm, void* buffer, int count, MPI_Datatype type
   return c.finish();
 }
 
-int reduce(const char* fn, Comm* comm, const void* sendbuf, void* recvbuf, int count,
+int reduce(const char* fn, Comm* comm, const void* sendbuf, void* recvbuf, MPI_Count count,
            MPI_Datatype type, MPI_Op op, int root, MPI_Request* req) {
   Datatype* dt = nullptr;
   Op* o = nullptr;
@@ -95,7 +95,7 @@ int reduce(const char* fn, Comm* comm, const void* sendbuf, void* recvbuf, int c
   return c.finish();
 }
 
-int allreduce(const char* fn, Comm* comm, const void* sendbuf, void* recvbuf, int count,
+int allreduce(const char* fn, Comm* comm, const void* sendbuf, void* recvbuf, MPI_Count count,
               MPI_Datatype type, MPI_Op op, MPI_Request* req) {
   Datatype* dt;
   Op* o;
@@ -111,13 +111,13 @@ int allreduce(const char* fn, Comm* comm, const void* sendbuf, void* recvbuf, in
 }
 
 int reduce_scatter(const char* fn, Comm* comm, const void* sendbuf, void* recvbuf,
-                   const int* recvcounts, int block, MPI_Datatype type, MPI_Op op,
+                   Counts recvcounts, MPI_Count block, MPI_Datatype type, MPI_Op op,
                    MPI_Request* req) {
   Datatype* dt;
   Op* o;
   const int size = comm->size(), rank = comm->rank();
-  std::vector<int> counts;
-  int total = 0;
+  std::vector<MPI_Count> counts;
+  MPI_Count total = 0;
   MPR_TRY(reduce_scatter_counts(fn, comm, recvcounts, block, size, &counts, &total));
   MPR_TRY(no_in_place(fn, comm, sendbuf, "sendbuf"));
   MPR_TRY(check_reduction(fn, comm, sendbuf, recvbuf, total, type, op, false, &dt, &o));
@@ -132,8 +132,9 @@ int reduce_scatter(const char* fn, Comm* comm, const void* sendbuf, void* recvbu
   return c.finish();
 }
 
-int gather(const char* fn, Comm* comm, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-           void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Request* req) {
+int gather(const char* fn, Comm* comm, const void* sendbuf, MPI_Count sendcount,
+           MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+           int root, MPI_Request* req) {
   Datatype *st = nullptr, *rt = nullptr;
   MPR_TRY(check_root(fn, comm, root));
   const bool is_root = root == MPI_ROOT;
@@ -157,9 +158,9 @@ int gather(const char* fn, Comm* comm, const void* sendbuf, int sendcount, MPI_D
   return c.finish();
 }
 
-int gatherv(const char* fn, Comm* comm, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-            void* recvbuf, const int* recvcounts, const int* displs, MPI_Datatype recvtype,
-            int root, MPI_Request* req) {
+int gatherv(const char* fn, Comm* comm, const void* sendbuf, MPI_Count sendcount,
+            MPI_Datatype sendtype, void* recvbuf, Counts recvcounts, Displs displs,
+            MPI_Datatype recvtype, int root, MPI_Request* req) {
   Datatype *st = nullptr, *rt = nullptr;
   const int m = comm->remote_size();
   MPR_TRY(check_root(fn, comm, root));
@@ -187,8 +188,9 @@ int gatherv(const char* fn, Comm* comm, const void* sendbuf, int sendcount, MPI_
   return c.finish();
 }
 
-int scatter(const char* fn, Comm* comm, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-            void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Request* req) {
+int scatter(const char* fn, Comm* comm, const void* sendbuf, MPI_Count sendcount,
+            MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+            int root, MPI_Request* req) {
   Datatype *st = nullptr, *rt = nullptr;
   MPR_TRY(check_root(fn, comm, root));
   const bool is_root = root == MPI_ROOT;
@@ -212,9 +214,9 @@ int scatter(const char* fn, Comm* comm, const void* sendbuf, int sendcount, MPI_
   return c.finish();
 }
 
-int scatterv(const char* fn, Comm* comm, const void* sendbuf, const int* sendcounts,
-             const int* displs, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-             MPI_Datatype recvtype, int root, MPI_Request* req) {
+int scatterv(const char* fn, Comm* comm, const void* sendbuf, Counts sendcounts, Displs displs,
+             MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+             int root, MPI_Request* req) {
   Datatype *st = nullptr, *rt = nullptr;
   const int m = comm->remote_size();
   MPR_TRY(check_root(fn, comm, root));
@@ -242,8 +244,9 @@ int scatterv(const char* fn, Comm* comm, const void* sendbuf, const int* sendcou
   return c.finish();
 }
 
-int allgather(const char* fn, Comm* comm, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-              void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Request* req) {
+int allgather(const char* fn, Comm* comm, const void* sendbuf, MPI_Count sendcount,
+              MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+              MPI_Request* req) {
   Datatype *st = nullptr, *rt = nullptr;
   MPR_TRY(no_in_place(fn, comm, sendbuf, "sendbuf"));
   MPR_TRY(check_data(fn, comm, sendbuf, sendcount, sendtype, &st));
@@ -257,8 +260,8 @@ int allgather(const char* fn, Comm* comm, const void* sendbuf, int sendcount, MP
   return c.finish();
 }
 
-int allgatherv(const char* fn, Comm* comm, const void* sendbuf, int sendcount,
-               MPI_Datatype sendtype, void* recvbuf, const int* recvcounts, const int* displs,
+int allgatherv(const char* fn, Comm* comm, const void* sendbuf, MPI_Count sendcount,
+               MPI_Datatype sendtype, void* recvbuf, Counts recvcounts, Displs displs,
                MPI_Datatype recvtype, MPI_Request* req) {
   Datatype *st = nullptr, *rt = nullptr;
   const int m = comm->remote_size();
@@ -277,8 +280,9 @@ int allgatherv(const char* fn, Comm* comm, const void* sendbuf, int sendcount,
   return c.finish();
 }
 
-int alltoall(const char* fn, Comm* comm, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-             void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Request* req) {
+int alltoall(const char* fn, Comm* comm, const void* sendbuf, MPI_Count sendcount,
+             MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+             MPI_Request* req) {
   Datatype *st = nullptr, *rt = nullptr;
   MPR_TRY(no_in_place(fn, comm, sendbuf, "sendbuf"));
   MPR_TRY(check_data(fn, comm, sendbuf, sendcount, sendtype, &st));

@@ -26,7 +26,7 @@ namespace {
 
 struct Xfer {
   char* buf;
-  int count;
+  MPI_Count count;
   Datatype* type;
 };
 
@@ -51,7 +51,7 @@ int prepare(const char* fn, MPI_Comm h, const void* sendbuf, Plan* p) {
   return MPI_SUCCESS;
 }
 
-int check_xfer(const char* fn, Comm* comm, const void* buf, int count, MPI_Datatype type,
+int check_xfer(const char* fn, Comm* comm, const void* buf, MPI_Count count, MPI_Datatype type,
                Datatype** dt) {
   MPR_TRY(check_count(fn, comm, count));
   MPR_TRY(check_type(fn, comm, type, dt));
@@ -109,8 +109,8 @@ char* at(const void* base, MPI_Aint bytes) {
   return static_cast<char*>(const_cast<void*>(base)) + bytes;
 }
 
-int allgather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-              void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm h,
+int allgather(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+              void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm h,
               MPI_Request* request) {
   Plan p;
   Datatype *sdt, *rdt;
@@ -125,9 +125,9 @@ int allgather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype s
   return finish(fn, p, sends, recvs, request);
 }
 
-int allgatherv(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-               void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-               MPI_Comm h, MPI_Request* request) {
+int allgatherv(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+               void* recvbuf, Counts recvcounts, Displs displs, MPI_Datatype recvtype, MPI_Comm h,
+               MPI_Request* request) {
   Plan p;
   Datatype *sdt, *rdt;
   MPR_TRY(prepare(fn, h, sendbuf, &p));
@@ -144,8 +144,8 @@ int allgatherv(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype 
   return finish(fn, p, sends, recvs, request);
 }
 
-int alltoall(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-             void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm h,
+int alltoall(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+             void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm h,
              MPI_Request* request) {
   Plan p;
   Datatype *sdt, *rdt;
@@ -162,8 +162,8 @@ int alltoall(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype se
   return finish(fn, p, sends, recvs, request);
 }
 
-int alltoallv(const char* fn, const void* sendbuf, const int sendcounts[], const int sdispls[],
-              MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+int alltoallv(const char* fn, const void* sendbuf, Counts sendcounts, Displs sdispls,
+              MPI_Datatype sendtype, void* recvbuf, Counts recvcounts, Displs rdispls,
               MPI_Datatype recvtype, MPI_Comm h, MPI_Request* request) {
   Plan p;
   Datatype *sdt, *rdt;
@@ -188,8 +188,8 @@ int alltoallv(const char* fn, const void* sendbuf, const int sendcounts[], const
   return finish(fn, p, sends, recvs, request);
 }
 
-int alltoallw(const char* fn, const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-              const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+int alltoallw(const char* fn, const void* sendbuf, Counts sendcounts, const MPI_Aint sdispls[],
+              const MPI_Datatype sendtypes[], void* recvbuf, Counts recvcounts,
               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm h,
               MPI_Request* request) {
   Plan p;
@@ -224,6 +224,14 @@ extern "C" int PMPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_D
 }
 MPR_WEAK_ALIAS(Neighbor_allgather);
 
+extern "C" int PMPI_Neighbor_allgather_c(const void* sendbuf, MPI_Count sendcount,
+                                         MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount,
+                                         MPI_Datatype recvtype, MPI_Comm comm) {
+  return allgather("MPI_Neighbor_allgather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                   recvtype, comm, nullptr);
+}
+MPR_WEAK_ALIAS(Neighbor_allgather_c);
+
 extern "C" int PMPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                         void* recvbuf, const int recvcounts[], const int displs[],
                                         MPI_Datatype recvtype, MPI_Comm comm) {
@@ -231,6 +239,15 @@ extern "C" int PMPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_
                     displs, recvtype, comm, nullptr);
 }
 MPR_WEAK_ALIAS(Neighbor_allgatherv);
+
+extern "C" int PMPI_Neighbor_allgatherv_c(const void* sendbuf, MPI_Count sendcount,
+                                          MPI_Datatype sendtype, void* recvbuf,
+                                          const MPI_Count recvcounts[], const MPI_Aint displs[],
+                                          MPI_Datatype recvtype, MPI_Comm comm) {
+  return allgatherv("MPI_Neighbor_allgatherv_c", sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                    displs, recvtype, comm, nullptr);
+}
+MPR_WEAK_ALIAS(Neighbor_allgatherv_c);
 
 extern "C" int PMPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                       void* recvbuf, int recvcount, MPI_Datatype recvtype,
@@ -240,6 +257,14 @@ extern "C" int PMPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Da
 }
 MPR_WEAK_ALIAS(Neighbor_alltoall);
 
+extern "C" int PMPI_Neighbor_alltoall_c(const void* sendbuf, MPI_Count sendcount,
+                                        MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount,
+                                        MPI_Datatype recvtype, MPI_Comm comm) {
+  return alltoall("MPI_Neighbor_alltoall_c", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                  recvtype, comm, nullptr);
+}
+MPR_WEAK_ALIAS(Neighbor_alltoall_c);
+
 extern "C" int PMPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[],
                                        const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
                                        const int recvcounts[], const int rdispls[],
@@ -248,6 +273,16 @@ extern "C" int PMPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts
                    recvcounts, rdispls, recvtype, comm, nullptr);
 }
 MPR_WEAK_ALIAS(Neighbor_alltoallv);
+
+extern "C" int PMPI_Neighbor_alltoallv_c(const void* sendbuf, const MPI_Count sendcounts[],
+                                         const MPI_Aint sdispls[], MPI_Datatype sendtype,
+                                         void* recvbuf, const MPI_Count recvcounts[],
+                                         const MPI_Aint rdispls[], MPI_Datatype recvtype,
+                                         MPI_Comm comm) {
+  return alltoallv("MPI_Neighbor_alltoallv_c", sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                   recvcounts, rdispls, recvtype, comm, nullptr);
+}
+MPR_WEAK_ALIAS(Neighbor_alltoallv_c);
 
 extern "C" int PMPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[],
                                        const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
@@ -259,6 +294,16 @@ extern "C" int PMPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts
 }
 MPR_WEAK_ALIAS(Neighbor_alltoallw);
 
+extern "C" int PMPI_Neighbor_alltoallw_c(const void* sendbuf, const MPI_Count sendcounts[],
+                                         const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                         void* recvbuf, const MPI_Count recvcounts[],
+                                         const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                         MPI_Comm comm) {
+  return alltoallw("MPI_Neighbor_alltoallw_c", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                   recvcounts, rdispls, recvtypes, comm, nullptr);
+}
+MPR_WEAK_ALIAS(Neighbor_alltoallw_c);
+
 extern "C" int PMPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                         void* recvbuf, int recvcount, MPI_Datatype recvtype,
                                         MPI_Comm comm, MPI_Request* request) {
@@ -267,6 +312,16 @@ extern "C" int PMPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_
   return allgather(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 }
 MPR_WEAK_ALIAS(Ineighbor_allgather);
+
+extern "C" int PMPI_Ineighbor_allgather_c(const void* sendbuf, MPI_Count sendcount,
+                                          MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount,
+                                          MPI_Datatype recvtype, MPI_Comm comm,
+                                          MPI_Request* request) {
+  constexpr const char* fn = "MPI_Ineighbor_allgather_c";
+  MPR_TRY(check_arg(fn, nullptr, request, "request is NULL"));
+  return allgather(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+}
+MPR_WEAK_ALIAS(Ineighbor_allgather_c);
 
 extern "C" int PMPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                          void* recvbuf, const int recvcounts[], const int displs[],
@@ -279,6 +334,18 @@ extern "C" int PMPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI
 }
 MPR_WEAK_ALIAS(Ineighbor_allgatherv);
 
+extern "C" int PMPI_Ineighbor_allgatherv_c(const void* sendbuf, MPI_Count sendcount,
+                                           MPI_Datatype sendtype, void* recvbuf,
+                                           const MPI_Count recvcounts[], const MPI_Aint displs[],
+                                           MPI_Datatype recvtype, MPI_Comm comm,
+                                           MPI_Request* request) {
+  constexpr const char* fn = "MPI_Ineighbor_allgatherv_c";
+  MPR_TRY(check_arg(fn, nullptr, request, "request is NULL"));
+  return allgatherv(fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
+                    request);
+}
+MPR_WEAK_ALIAS(Ineighbor_allgatherv_c);
+
 extern "C" int PMPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                        void* recvbuf, int recvcount, MPI_Datatype recvtype,
                                        MPI_Comm comm, MPI_Request* request) {
@@ -287,6 +354,16 @@ extern "C" int PMPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_D
   return alltoall(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 }
 MPR_WEAK_ALIAS(Ineighbor_alltoall);
+
+extern "C" int PMPI_Ineighbor_alltoall_c(const void* sendbuf, MPI_Count sendcount,
+                                         MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount,
+                                         MPI_Datatype recvtype, MPI_Comm comm,
+                                         MPI_Request* request) {
+  constexpr const char* fn = "MPI_Ineighbor_alltoall_c";
+  MPR_TRY(check_arg(fn, nullptr, request, "request is NULL"));
+  return alltoall(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+}
+MPR_WEAK_ALIAS(Ineighbor_alltoall_c);
 
 extern "C" int PMPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[],
                                         const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
@@ -300,6 +377,18 @@ extern "C" int PMPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcount
 }
 MPR_WEAK_ALIAS(Ineighbor_alltoallv);
 
+extern "C" int PMPI_Ineighbor_alltoallv_c(const void* sendbuf, const MPI_Count sendcounts[],
+                                          const MPI_Aint sdispls[], MPI_Datatype sendtype,
+                                          void* recvbuf, const MPI_Count recvcounts[],
+                                          const MPI_Aint rdispls[], MPI_Datatype recvtype,
+                                          MPI_Comm comm, MPI_Request* request) {
+  constexpr const char* fn = "MPI_Ineighbor_alltoallv_c";
+  MPR_TRY(check_arg(fn, nullptr, request, "request is NULL"));
+  return alltoallv(fn, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                   recvtype, comm, request);
+}
+MPR_WEAK_ALIAS(Ineighbor_alltoallv_c);
+
 extern "C" int PMPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[],
                                         const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
                                         void* recvbuf, const int recvcounts[],
@@ -311,6 +400,18 @@ extern "C" int PMPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcount
                    recvtypes, comm, request);
 }
 MPR_WEAK_ALIAS(Ineighbor_alltoallw);
+
+extern "C" int PMPI_Ineighbor_alltoallw_c(const void* sendbuf, const MPI_Count sendcounts[],
+                                          const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                          void* recvbuf, const MPI_Count recvcounts[],
+                                          const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                          MPI_Comm comm, MPI_Request* request) {
+  constexpr const char* fn = "MPI_Ineighbor_alltoallw_c";
+  MPR_TRY(check_arg(fn, nullptr, request, "request is NULL"));
+  return alltoallw(fn, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                   recvtypes, comm, request);
+}
+MPR_WEAK_ALIAS(Ineighbor_alltoallw_c);
 
 extern "C" int PMPI_Neighbor_allgather_init(const void* sendbuf, int sendcount,
                                             MPI_Datatype sendtype, void* recvbuf, int recvcount,
@@ -325,6 +426,20 @@ extern "C" int PMPI_Neighbor_allgather_init(const void* sendbuf, int sendcount,
       request);
 }
 MPR_WEAK_ALIAS(Neighbor_allgather_init);
+
+extern "C" int PMPI_Neighbor_allgather_init_c(const void* sendbuf, MPI_Count sendcount,
+                                              MPI_Datatype sendtype, void* recvbuf,
+                                              MPI_Count recvcount, MPI_Datatype recvtype,
+                                              MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  constexpr const char* fn = "MPI_Neighbor_allgather_init_c";
+  return persistent_init(
+      fn, comm, info, true, {sendtype, recvtype},
+      [=](MPI_Request* r) {
+        return allgather(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Neighbor_allgather_init_c);
 
 extern "C" int PMPI_Neighbor_allgatherv_init(const void* sendbuf, int sendcount,
                                              MPI_Datatype sendtype, void* recvbuf,
@@ -342,6 +457,22 @@ extern "C" int PMPI_Neighbor_allgatherv_init(const void* sendbuf, int sendcount,
 }
 MPR_WEAK_ALIAS(Neighbor_allgatherv_init);
 
+extern "C" int PMPI_Neighbor_allgatherv_init_c(const void* sendbuf, MPI_Count sendcount,
+                                               MPI_Datatype sendtype, void* recvbuf,
+                                               const MPI_Count recvcounts[],
+                                               const MPI_Aint displs[], MPI_Datatype recvtype,
+                                               MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  constexpr const char* fn = "MPI_Neighbor_allgatherv_init_c";
+  return persistent_init(
+      fn, comm, info, true, {sendtype, recvtype},
+      [=](MPI_Request* r) {
+        return allgatherv(fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                          comm, r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Neighbor_allgatherv_init_c);
+
 extern "C" int PMPI_Neighbor_alltoall_init(const void* sendbuf, int sendcount,
                                            MPI_Datatype sendtype, void* recvbuf, int recvcount,
                                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
@@ -355,6 +486,20 @@ extern "C" int PMPI_Neighbor_alltoall_init(const void* sendbuf, int sendcount,
       request);
 }
 MPR_WEAK_ALIAS(Neighbor_alltoall_init);
+
+extern "C" int PMPI_Neighbor_alltoall_init_c(const void* sendbuf, MPI_Count sendcount,
+                                             MPI_Datatype sendtype, void* recvbuf,
+                                             MPI_Count recvcount, MPI_Datatype recvtype,
+                                             MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  constexpr const char* fn = "MPI_Neighbor_alltoall_init_c";
+  return persistent_init(
+      fn, comm, info, true, {sendtype, recvtype},
+      [=](MPI_Request* r) {
+        return alltoall(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Neighbor_alltoall_init_c);
 
 extern "C" int PMPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[],
                                             const int sdispls[], MPI_Datatype sendtype,
@@ -372,6 +517,22 @@ extern "C" int PMPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendc
 }
 MPR_WEAK_ALIAS(Neighbor_alltoallv_init);
 
+extern "C" int PMPI_Neighbor_alltoallv_init_c(const void* sendbuf, const MPI_Count sendcounts[],
+                                              const MPI_Aint sdispls[], MPI_Datatype sendtype,
+                                              void* recvbuf, const MPI_Count recvcounts[],
+                                              const MPI_Aint rdispls[], MPI_Datatype recvtype,
+                                              MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  constexpr const char* fn = "MPI_Neighbor_alltoallv_init_c";
+  return persistent_init(
+      fn, comm, info, true, {sendtype, recvtype},
+      [=](MPI_Request* r) {
+        return alltoallv(fn, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                         recvtype, comm, r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Neighbor_alltoallv_init_c);
+
 extern "C" int PMPI_Neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[],
                                             const MPI_Aint sdispls[],
                                             const MPI_Datatype sendtypes[], void* recvbuf,
@@ -388,3 +549,21 @@ extern "C" int PMPI_Neighbor_alltoallw_init(const void* sendbuf, const int sendc
       request);
 }
 MPR_WEAK_ALIAS(Neighbor_alltoallw_init);
+
+extern "C" int PMPI_Neighbor_alltoallw_init_c(const void* sendbuf, const MPI_Count sendcounts[],
+                                              const MPI_Aint sdispls[],
+                                              const MPI_Datatype sendtypes[], void* recvbuf,
+                                              const MPI_Count recvcounts[],
+                                              const MPI_Aint rdispls[],
+                                              const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                              MPI_Info info, MPI_Request* request) {
+  constexpr const char* fn = "MPI_Neighbor_alltoallw_init_c";
+  return persistent_init(
+      fn, comm, info, true, {},
+      [=](MPI_Request* r) {
+        return alltoallw(fn, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                         recvtypes, comm, r);
+      },
+      request);
+}
+MPR_WEAK_ALIAS(Neighbor_alltoallw_init_c);

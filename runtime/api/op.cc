@@ -5,18 +5,32 @@
 using namespace mpr::runtime;
 using namespace mpr::runtime::api;
 
-extern "C" int PMPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* op) {
-  constexpr const char* fn = "MPI_Op_create";
+namespace {
+
+int op_create(const char* fn, MPI_User_function* user_fn, MPI_User_function_c* user_fn_c,
+              int commute, MPI_Op* op) {
   MPR_TRY(check_running(fn));
-  MPR_TRY(check_arg(fn, nullptr, user_fn && op, "user_fn or op is NULL"));
+  MPR_TRY(check_arg(fn, nullptr, (user_fn || user_fn_c) && op, "user_fn or op is NULL"));
   auto* o = new Op;
   o->fn = user_fn;
+  o->fn_c = user_fn_c;
   o->commute = commute != 0;
   o->handle = reinterpret_cast<MPI_Op>(o);
   *op = o->handle;
   return MPI_SUCCESS;
 }
+
+}  // namespace
+
+extern "C" int PMPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* op) {
+  return op_create("MPI_Op_create", user_fn, nullptr, commute, op);
+}
 MPR_WEAK_ALIAS(Op_create);
+
+extern "C" int PMPI_Op_create_c(MPI_User_function_c* user_fn, int commute, MPI_Op* op) {
+  return op_create("MPI_Op_create_c", nullptr, user_fn, commute, op);
+}
+MPR_WEAK_ALIAS(Op_create_c);
 
 extern "C" int PMPI_Op_free(MPI_Op* op) {
   constexpr const char* fn = "MPI_Op_free";

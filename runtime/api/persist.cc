@@ -13,8 +13,8 @@ using POp = PersistentRequest::Op;
 
 namespace {
 
-int send_init(const char* fn, const void* buf, int count, MPI_Datatype type, int dest, int tag,
-              MPI_Comm h, POp op, SendMode mode, MPI_Request* request) {
+int send_init(const char* fn, const void* buf, MPI_Count count, MPI_Datatype type, int dest,
+              int tag, MPI_Comm h, POp op, SendMode mode, MPI_Request* request) {
   Comm* comm;
   Datatype* dt;
   MPR_TRY(check_send(fn, h, buf, count, type, dest, tag, &comm, &dt));
@@ -44,12 +44,26 @@ extern "C" int PMPI_Send_init(const void* buf, int count, MPI_Datatype datatype,
 }
 MPR_WEAK_ALIAS(Send_init);
 
+extern "C" int PMPI_Send_init_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                                int tag, MPI_Comm comm, MPI_Request* request) {
+  return send_init("MPI_Send_init_c", buf, count, datatype, dest, tag, comm, POp::kSend,
+                   SendMode::kStandard, request);
+}
+MPR_WEAK_ALIAS(Send_init_c);
+
 extern "C" int PMPI_Ssend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
                                MPI_Comm comm, MPI_Request* request) {
   return send_init("MPI_Ssend_init", buf, count, datatype, dest, tag, comm, POp::kSend,
                    SendMode::kSync, request);
 }
 MPR_WEAK_ALIAS(Ssend_init);
+
+extern "C" int PMPI_Ssend_init_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                                 int tag, MPI_Comm comm, MPI_Request* request) {
+  return send_init("MPI_Ssend_init_c", buf, count, datatype, dest, tag, comm, POp::kSend,
+                   SendMode::kSync, request);
+}
+MPR_WEAK_ALIAS(Ssend_init_c);
 
 extern "C" int PMPI_Rsend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
                                MPI_Comm comm, MPI_Request* request) {
@@ -58,6 +72,13 @@ extern "C" int PMPI_Rsend_init(const void* buf, int count, MPI_Datatype datatype
 }
 MPR_WEAK_ALIAS(Rsend_init);
 
+extern "C" int PMPI_Rsend_init_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                                 int tag, MPI_Comm comm, MPI_Request* request) {
+  return send_init("MPI_Rsend_init_c", buf, count, datatype, dest, tag, comm, POp::kSend,
+                   SendMode::kReady, request);
+}
+MPR_WEAK_ALIAS(Rsend_init_c);
+
 extern "C" int PMPI_Bsend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
                                MPI_Comm comm, MPI_Request* request) {
   return send_init("MPI_Bsend_init", buf, count, datatype, dest, tag, comm, POp::kBsend,
@@ -65,9 +86,16 @@ extern "C" int PMPI_Bsend_init(const void* buf, int count, MPI_Datatype datatype
 }
 MPR_WEAK_ALIAS(Bsend_init);
 
-extern "C" int PMPI_Recv_init(void* buf, int count, MPI_Datatype datatype, int source, int tag,
-                              MPI_Comm h, MPI_Request* request) {
-  constexpr const char* fn = "MPI_Recv_init";
+extern "C" int PMPI_Bsend_init_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                                 int tag, MPI_Comm comm, MPI_Request* request) {
+  return send_init("MPI_Bsend_init_c", buf, count, datatype, dest, tag, comm, POp::kBsend,
+                   SendMode::kStandard, request);
+}
+MPR_WEAK_ALIAS(Bsend_init_c);
+
+namespace {
+int recv_init_impl(const char* fn, void* buf, MPI_Count count, MPI_Datatype datatype, int source,
+                   int tag, MPI_Comm h, MPI_Request* request) {
   Comm* comm;
   Datatype* dt;
   MPR_TRY(check_recv(fn, h, buf, count, datatype, source, tag, &comm, &dt));
@@ -76,7 +104,19 @@ extern "C" int PMPI_Recv_init(void* buf, int count, MPI_Datatype datatype, int s
       persistent_request(comm, POp::kRecv, SendMode::kStandard, buf, count, dt, source, tag));
   return MPI_SUCCESS;
 }
+}  // namespace
+
+extern "C" int PMPI_Recv_init(void* buf, int count, MPI_Datatype datatype, int source, int tag,
+                              MPI_Comm h, MPI_Request* request) {
+  return recv_init_impl("MPI_Recv_init", buf, count, datatype, source, tag, h, request);
+}
 MPR_WEAK_ALIAS(Recv_init);
+
+extern "C" int PMPI_Recv_init_c(void* buf, MPI_Count count, MPI_Datatype datatype, int source,
+                                int tag, MPI_Comm h, MPI_Request* request) {
+  return recv_init_impl("MPI_Recv_init_c", buf, count, datatype, source, tag, h, request);
+}
+MPR_WEAK_ALIAS(Recv_init_c);
 
 extern "C" int PMPI_Start(MPI_Request* request) {
   constexpr const char* fn = "MPI_Start";
@@ -96,10 +136,10 @@ extern "C" int PMPI_Startall(int count, MPI_Request array_of_requests[]) {
 }
 MPR_WEAK_ALIAS(Startall);
 
-extern "C" int PMPI_Isendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
-                              int sendtag, void* recvbuf, int recvcount, MPI_Datatype recvtype,
-                              int source, int recvtag, MPI_Comm h, MPI_Request* request) {
-  constexpr const char* fn = "MPI_Isendrecv";
+namespace {
+int isendrecv_impl(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                   int dest, int sendtag, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                   int source, int recvtag, MPI_Comm h, MPI_Request* request) {
   Comm* comm;
   Datatype *sdt, *rdt;
   MPR_TRY(check_send(fn, h, sendbuf, sendcount, sendtype, dest, sendtag, &comm, &sdt));
@@ -112,12 +152,29 @@ extern "C" int PMPI_Isendrecv(const void* sendbuf, int sendcount, MPI_Datatype s
   *request = to_handle(compound_request(comm, {r, s}, 0));
   return MPI_SUCCESS;
 }
+}  // namespace
+
+extern "C" int PMPI_Isendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                              int sendtag, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                              int source, int recvtag, MPI_Comm h, MPI_Request* request) {
+  return isendrecv_impl("MPI_Isendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                        recvcount, recvtype, source, recvtag, h, request);
+}
 MPR_WEAK_ALIAS(Isendrecv);
 
-extern "C" int PMPI_Isendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest,
-                                      int sendtag, int source, int recvtag, MPI_Comm h,
-                                      MPI_Request* request) {
-  constexpr const char* fn = "MPI_Isendrecv_replace";
+extern "C" int PMPI_Isendrecv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                int dest, int sendtag, void* recvbuf, MPI_Count recvcount,
+                                MPI_Datatype recvtype, int source, int recvtag, MPI_Comm h,
+                                MPI_Request* request) {
+  return isendrecv_impl("MPI_Isendrecv_c", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                        recvcount, recvtype, source, recvtag, h, request);
+}
+MPR_WEAK_ALIAS(Isendrecv_c);
+
+namespace {
+int isendrecv_replace_impl(const char* fn, void* buf, MPI_Count count, MPI_Datatype datatype,
+                           int dest, int sendtag, int source, int recvtag, MPI_Comm h,
+                           MPI_Request* request) {
   Comm* comm;
   Datatype* dt;
   MPR_TRY(check_send(fn, h, buf, count, datatype, dest, sendtag, &comm, &dt));
@@ -129,14 +186,30 @@ extern "C" int PMPI_Isendrecv_replace(void* buf, int count, MPI_Datatype datatyp
   dt->pack(buf, static_cast<size_t>(count), copy.get());
   mpr::pml::Request* r = start_recv(comm, buf, count, dt, source, recvtag);
   mpr::pml::Request* s =
-      start_send(comm, copy.get(), static_cast<int>(bytes), predefined_datatype(Basic::kByte), dest,
-                 sendtag, SendMode::kStandard);
+      start_send(comm, copy.get(), static_cast<MPI_Count>(bytes), predefined_datatype(Basic::kByte),
+                 dest, sendtag, SendMode::kStandard);
   CompoundRequest* c = compound_request(comm, {r, s}, 0);
   c->buffer = std::move(copy);
   *request = to_handle(c);
   return MPI_SUCCESS;
 }
+}  // namespace
+
+extern "C" int PMPI_Isendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest,
+                                      int sendtag, int source, int recvtag, MPI_Comm h,
+                                      MPI_Request* request) {
+  return isendrecv_replace_impl("MPI_Isendrecv_replace", buf, count, datatype, dest, sendtag,
+                                source, recvtag, h, request);
+}
 MPR_WEAK_ALIAS(Isendrecv_replace);
+
+extern "C" int PMPI_Isendrecv_replace_c(void* buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                                        int sendtag, int source, int recvtag, MPI_Comm h,
+                                        MPI_Request* request) {
+  return isendrecv_replace_impl("MPI_Isendrecv_replace_c", buf, count, datatype, dest, sendtag,
+                                source, recvtag, h, request);
+}
+MPR_WEAK_ALIAS(Isendrecv_replace_c);
 
 extern "C" int PMPI_Grequest_start(MPI_Grequest_query_function* query_fn,
                                    MPI_Grequest_free_function* free_fn,

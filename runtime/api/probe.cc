@@ -28,8 +28,8 @@ MPI_Message wrap(mpr::pml::Message* msg, Comm* comm) {
 }
 
 // Takes the message out of *message (which becomes MPI_MESSAGE_NULL) and starts its receive.
-int start_matched(const char* fn, void* buf, int count, MPI_Datatype type, MPI_Message* message,
-                  mpr::pml::Request** out) {
+int start_matched(const char* fn, void* buf, MPI_Count count, MPI_Datatype type,
+                  MPI_Message* message, mpr::pml::Request** out) {
   MPR_TRY(check_running(fn));
   MPR_TRY(check_arg(fn, nullptr, message, "message is NULL"));
   if (*message == MPI_MESSAGE_NO_PROC) {
@@ -138,9 +138,9 @@ extern "C" int PMPI_Mprobe(int source, int tag, MPI_Comm h, MPI_Message* message
 }
 MPR_WEAK_ALIAS(Mprobe);
 
-extern "C" int PMPI_Mrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message,
-                          MPI_Status* status) {
-  constexpr const char* fn = "MPI_Mrecv";
+namespace {
+int mrecv_impl(const char* fn, void* buf, MPI_Count count, MPI_Datatype datatype,
+               MPI_Message* message, MPI_Status* status) {
   mpr::pml::Request* r;
   MPR_TRY(start_matched(fn, buf, count, datatype, message, &r));
   Comm* comm = request_comm(r);
@@ -150,15 +150,39 @@ extern "C" int PMPI_Mrecv(void* buf, int count, MPI_Datatype datatype, MPI_Messa
   comm->release();
   return rc;
 }
+}  // namespace
+
+extern "C" int PMPI_Mrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message,
+                          MPI_Status* status) {
+  return mrecv_impl("MPI_Mrecv", buf, count, datatype, message, status);
+}
 MPR_WEAK_ALIAS(Mrecv);
 
-extern "C" int PMPI_Imrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message,
-                           MPI_Request* request) {
-  constexpr const char* fn = "MPI_Imrecv";
+extern "C" int PMPI_Mrecv_c(void* buf, MPI_Count count, MPI_Datatype datatype, MPI_Message* message,
+                            MPI_Status* status) {
+  return mrecv_impl("MPI_Mrecv_c", buf, count, datatype, message, status);
+}
+MPR_WEAK_ALIAS(Mrecv_c);
+
+namespace {
+int imrecv_impl(const char* fn, void* buf, MPI_Count count, MPI_Datatype datatype,
+                MPI_Message* message, MPI_Request* request) {
   MPR_TRY(check_arg(fn, nullptr, request, "request is NULL"));
   mpr::pml::Request* r;
   MPR_TRY(start_matched(fn, buf, count, datatype, message, &r));
   *request = to_handle(r);
   return MPI_SUCCESS;
 }
+}  // namespace
+
+extern "C" int PMPI_Imrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message,
+                           MPI_Request* request) {
+  return imrecv_impl("MPI_Imrecv", buf, count, datatype, message, request);
+}
 MPR_WEAK_ALIAS(Imrecv);
+
+extern "C" int PMPI_Imrecv_c(void* buf, MPI_Count count, MPI_Datatype datatype,
+                             MPI_Message* message, MPI_Request* request) {
+  return imrecv_impl("MPI_Imrecv_c", buf, count, datatype, message, request);
+}
+MPR_WEAK_ALIAS(Imrecv_c);

@@ -33,14 +33,15 @@ int check_wtype(const char* fn, Win* w, MPI_Datatype h, const Datatype** out) {
   return MPI_SUCCESS;
 }
 
-int check_wcount(const char* fn, Win* w, int count, const char* which) {
+int check_wcount(const char* fn, Win* w, MPI_Count count, const char* which) {
   if (count >= 0) return MPI_SUCCESS;
-  return rma::win_error(w, MPI_ERR_COUNT, fn, "invalid %s count %d (must be >= 0)", which, count);
+  return rma::win_error(w, MPI_ERR_COUNT, fn, "invalid %s count %lld (must be >= 0)", which,
+                        static_cast<long long>(count));
 }
 
 // The common arguments of put/get/accumulate.
-int check_xfer(const char* fn, Win* w, int ocount, MPI_Datatype otype, int target, int tcount,
-               MPI_Datatype ttype, Buf* o, Buf* t) {
+int check_xfer(const char* fn, Win* w, MPI_Count ocount, MPI_Datatype otype, int target,
+               MPI_Count tcount, MPI_Datatype ttype, Buf* o, Buf* t) {
   MPR_TRY(check_wcount(fn, w, ocount, "origin"));
   MPR_TRY(check_wcount(fn, w, tcount, "target"));
   MPR_TRY(check_wtype(fn, w, otype, &o->type));
@@ -71,10 +72,10 @@ std::vector<int> window_ranks(Win* w, Group* g) {
 
 // ---- communication --------------------------------------------------------------------------
 
-extern "C" int PMPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                        int target_rank, MPI_Aint target_disp, int target_count,
-                        MPI_Datatype target_datatype, MPI_Win win) {
-  constexpr const char* fn = "MPI_Put";
+namespace {
+int put_impl(const char* fn, const void* origin_addr, MPI_Count origin_count,
+             MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+             MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win) {
   Win* w;
   Buf o{const_cast<void*>(origin_addr), 0, nullptr}, t{};
   MPR_TRY(enter(fn, win, &w));
@@ -82,12 +83,28 @@ extern "C" int PMPI_Put(const void* origin_addr, int origin_count, MPI_Datatype 
                      target_datatype, &o, &t));
   return rma::put(fn, w, o, target_rank, target_disp, t);
 }
-MPR_WEAK_ALIAS(Put);
+}  // namespace
 
-extern "C" int PMPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+extern "C" int PMPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
                         int target_rank, MPI_Aint target_disp, int target_count,
                         MPI_Datatype target_datatype, MPI_Win win) {
-  constexpr const char* fn = "MPI_Get";
+  return put_impl("MPI_Put", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                  target_count, target_datatype, win);
+}
+MPR_WEAK_ALIAS(Put);
+
+extern "C" int PMPI_Put_c(const void* origin_addr, MPI_Count origin_count,
+                          MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+                          MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win) {
+  return put_impl("MPI_Put_c", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                  target_count, target_datatype, win);
+}
+MPR_WEAK_ALIAS(Put_c);
+
+namespace {
+int get_impl(const char* fn, void* origin_addr, MPI_Count origin_count,
+             MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+             MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win) {
   Win* w;
   Buf o{origin_addr, 0, nullptr}, t{};
   MPR_TRY(enter(fn, win, &w));
@@ -95,13 +112,28 @@ extern "C" int PMPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin
                      target_datatype, &o, &t));
   return rma::get(fn, w, o, target_rank, target_disp, t);
 }
+}  // namespace
+
+extern "C" int PMPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                        int target_rank, MPI_Aint target_disp, int target_count,
+                        MPI_Datatype target_datatype, MPI_Win win) {
+  return get_impl("MPI_Get", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                  target_count, target_datatype, win);
+}
 MPR_WEAK_ALIAS(Get);
 
-extern "C" int PMPI_Accumulate(const void* origin_addr, int origin_count,
-                               MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
-                               int target_count, MPI_Datatype target_datatype, MPI_Op op,
-                               MPI_Win win) {
-  constexpr const char* fn = "MPI_Accumulate";
+extern "C" int PMPI_Get_c(void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                          int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                          MPI_Datatype target_datatype, MPI_Win win) {
+  return get_impl("MPI_Get_c", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                  target_count, target_datatype, win);
+}
+MPR_WEAK_ALIAS(Get_c);
+
+namespace {
+int accumulate_impl(const char* fn, const void* origin_addr, MPI_Count origin_count,
+                    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+                    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
   Win* w;
   const Op* o_op = nullptr;
   Buf o{const_cast<void*>(origin_addr), 0, nullptr}, t{};
@@ -115,14 +147,32 @@ extern "C" int PMPI_Accumulate(const void* origin_addr, int origin_count,
                           "and MPI_Fetch_and_op");
   return rma::accumulate(fn, w, o, Buf{nullptr, 0, nullptr}, target_rank, target_disp, t, o_op);
 }
+}  // namespace
+
+extern "C" int PMPI_Accumulate(const void* origin_addr, int origin_count,
+                               MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+                               int target_count, MPI_Datatype target_datatype, MPI_Op op,
+                               MPI_Win win) {
+  return accumulate_impl("MPI_Accumulate", origin_addr, origin_count, origin_datatype, target_rank,
+                         target_disp, target_count, target_datatype, op, win);
+}
 MPR_WEAK_ALIAS(Accumulate);
 
-extern "C" int PMPI_Get_accumulate(const void* origin_addr, int origin_count,
-                                   MPI_Datatype origin_datatype, void* result_addr,
-                                   int result_count, MPI_Datatype result_datatype, int target_rank,
-                                   MPI_Aint target_disp, int target_count,
-                                   MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
-  constexpr const char* fn = "MPI_Get_accumulate";
+extern "C" int PMPI_Accumulate_c(const void* origin_addr, MPI_Count origin_count,
+                                 MPI_Datatype origin_datatype, int target_rank,
+                                 MPI_Aint target_disp, MPI_Count target_count,
+                                 MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+  return accumulate_impl("MPI_Accumulate_c", origin_addr, origin_count, origin_datatype,
+                         target_rank, target_disp, target_count, target_datatype, op, win);
+}
+MPR_WEAK_ALIAS(Accumulate_c);
+
+namespace {
+int get_accumulate_impl(const char* fn, const void* origin_addr, MPI_Count origin_count,
+                        MPI_Datatype origin_datatype, void* result_addr, MPI_Count result_count,
+                        MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                        MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                        MPI_Win win) {
   Win* w;
   const Op* o_op = nullptr;
   Buf o{const_cast<void*>(origin_addr), 0, nullptr}, t{}, r{result_addr, result_count, nullptr};
@@ -142,7 +192,29 @@ extern "C" int PMPI_Get_accumulate(const void* origin_addr, int origin_count,
   if (!r.addr) r.addr = reinterpret_cast<void*>(uintptr_t{1});  // zero bytes: never touched
   return rma::accumulate(fn, w, o, r, target_rank, target_disp, t, o_op);
 }
+}  // namespace
+
+extern "C" int PMPI_Get_accumulate(const void* origin_addr, int origin_count,
+                                   MPI_Datatype origin_datatype, void* result_addr,
+                                   int result_count, MPI_Datatype result_datatype, int target_rank,
+                                   MPI_Aint target_disp, int target_count,
+                                   MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+  return get_accumulate_impl("MPI_Get_accumulate", origin_addr, origin_count, origin_datatype,
+                             result_addr, result_count, result_datatype, target_rank, target_disp,
+                             target_count, target_datatype, op, win);
+}
 MPR_WEAK_ALIAS(Get_accumulate);
+
+extern "C" int PMPI_Get_accumulate_c(const void* origin_addr, MPI_Count origin_count,
+                                     MPI_Datatype origin_datatype, void* result_addr,
+                                     MPI_Count result_count, MPI_Datatype result_datatype,
+                                     int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+  return get_accumulate_impl("MPI_Get_accumulate_c", origin_addr, origin_count, origin_datatype,
+                             result_addr, result_count, result_datatype, target_rank, target_disp,
+                             target_count, target_datatype, op, win);
+}
+MPR_WEAK_ALIAS(Get_accumulate_c);
 
 extern "C" int PMPI_Fetch_and_op(const void* origin_addr, void* result_addr, MPI_Datatype datatype,
                                  int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win) {
@@ -203,22 +275,45 @@ extern "C" int PMPI_Rput(const void* origin_addr, int origin_count, MPI_Datatype
                          MPI_Datatype target_datatype, MPI_Win win, MPI_Request* request) {
   constexpr const char* fn = "MPI_Rput";
   MPR_TRY(check_request_arg(fn, win, request));
-  int rc = PMPI_Put(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+  int rc = put_impl(fn, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                     target_count, target_datatype, win);
   return finish_request(fn, rma::to_win(win), target_rank, rc, request);
 }
 MPR_WEAK_ALIAS(Rput);
+
+extern "C" int PMPI_Rput_c(const void* origin_addr, MPI_Count origin_count,
+                           MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+                           MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+                           MPI_Request* request) {
+  constexpr const char* fn = "MPI_Rput_c";
+  MPR_TRY(check_request_arg(fn, win, request));
+  int rc = put_impl(fn, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                    target_count, target_datatype, win);
+  return finish_request(fn, rma::to_win(win), target_rank, rc, request);
+}
+MPR_WEAK_ALIAS(Rput_c);
 
 extern "C" int PMPI_Rget(void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
                          int target_rank, MPI_Aint target_disp, int target_count,
                          MPI_Datatype target_datatype, MPI_Win win, MPI_Request* request) {
   constexpr const char* fn = "MPI_Rget";
   MPR_TRY(check_request_arg(fn, win, request));
-  int rc = PMPI_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+  int rc = get_impl(fn, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                     target_count, target_datatype, win);
   return finish_request(fn, rma::to_win(win), target_rank, rc, request);
 }
 MPR_WEAK_ALIAS(Rget);
+
+extern "C" int PMPI_Rget_c(void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                           int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                           MPI_Datatype target_datatype, MPI_Win win, MPI_Request* request) {
+  constexpr const char* fn = "MPI_Rget_c";
+  MPR_TRY(check_request_arg(fn, win, request));
+  int rc = get_impl(fn, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                    target_count, target_datatype, win);
+  return finish_request(fn, rma::to_win(win), target_rank, rc, request);
+}
+MPR_WEAK_ALIAS(Rget_c);
 
 extern "C" int PMPI_Raccumulate(const void* origin_addr, int origin_count,
                                 MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
@@ -226,11 +321,24 @@ extern "C" int PMPI_Raccumulate(const void* origin_addr, int origin_count,
                                 MPI_Win win, MPI_Request* request) {
   constexpr const char* fn = "MPI_Raccumulate";
   MPR_TRY(check_request_arg(fn, win, request));
-  int rc = PMPI_Accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+  int rc = accumulate_impl(fn, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                            target_count, target_datatype, op, win);
   return finish_request(fn, rma::to_win(win), target_rank, rc, request);
 }
 MPR_WEAK_ALIAS(Raccumulate);
+
+extern "C" int PMPI_Raccumulate_c(const void* origin_addr, MPI_Count origin_count,
+                                  MPI_Datatype origin_datatype, int target_rank,
+                                  MPI_Aint target_disp, MPI_Count target_count,
+                                  MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                                  MPI_Request* request) {
+  constexpr const char* fn = "MPI_Raccumulate_c";
+  MPR_TRY(check_request_arg(fn, win, request));
+  int rc = accumulate_impl(fn, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                           target_count, target_datatype, op, win);
+  return finish_request(fn, rma::to_win(win), target_rank, rc, request);
+}
+MPR_WEAK_ALIAS(Raccumulate_c);
 
 extern "C" int PMPI_Rget_accumulate(const void* origin_addr, int origin_count,
                                     MPI_Datatype origin_datatype, void* result_addr,
@@ -240,12 +348,27 @@ extern "C" int PMPI_Rget_accumulate(const void* origin_addr, int origin_count,
                                     MPI_Request* request) {
   constexpr const char* fn = "MPI_Rget_accumulate";
   MPR_TRY(check_request_arg(fn, win, request));
-  int rc = PMPI_Get_accumulate(origin_addr, origin_count, origin_datatype, result_addr,
+  int rc = get_accumulate_impl(fn, origin_addr, origin_count, origin_datatype, result_addr,
                                result_count, result_datatype, target_rank, target_disp,
                                target_count, target_datatype, op, win);
   return finish_request(fn, rma::to_win(win), target_rank, rc, request);
 }
 MPR_WEAK_ALIAS(Rget_accumulate);
+
+extern "C" int PMPI_Rget_accumulate_c(const void* origin_addr, MPI_Count origin_count,
+                                      MPI_Datatype origin_datatype, void* result_addr,
+                                      MPI_Count result_count, MPI_Datatype result_datatype,
+                                      int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                                      MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                                      MPI_Request* request) {
+  constexpr const char* fn = "MPI_Rget_accumulate_c";
+  MPR_TRY(check_request_arg(fn, win, request));
+  int rc = get_accumulate_impl(fn, origin_addr, origin_count, origin_datatype, result_addr,
+                               result_count, result_datatype, target_rank, target_disp,
+                               target_count, target_datatype, op, win);
+  return finish_request(fn, rma::to_win(win), target_rank, rc, request);
+}
+MPR_WEAK_ALIAS(Rget_accumulate_c);
 
 // ---- synchronization ------------------------------------------------------------------------
 

@@ -1,6 +1,7 @@
 // One-sided communication, the window itself: create, allocate, free, attach/detach, shared
 // query, group, name, info, attributes and error handlers. Put/get/accumulate, the atomics
 // and the synchronization calls are in rma.cc.
+#include <climits>
 #include <cstring>
 
 #include "runtime/api/check.h"
@@ -19,12 +20,18 @@ int check_info_arg(const char* fn, Comm* comm, MPI_Info info) {
   return check_info(fn, comm, info, true, &i);
 }
 
-int check_create_args(const char* fn, Comm* comm, MPI_Aint size, int disp_unit) {
+int check_create_args(const char* fn, Comm* comm, MPI_Aint size, MPI_Aint disp_unit) {
   if (size < 0)
     return raise_error(comm, MPI_ERR_SIZE, fn, "invalid window size %zd (must be >= 0)",
                        static_cast<ptrdiff_t>(size));
   if (disp_unit <= 0)
-    return raise_error(comm, MPI_ERR_DISP, fn, "invalid disp_unit %d (must be > 0)", disp_unit);
+    return raise_error(comm, MPI_ERR_DISP, fn, "invalid disp_unit %lld (must be > 0)",
+                       static_cast<long long>(disp_unit));
+  // Targets keep their unit as an int (also what MPI_WIN_DISP_UNIT returns).
+  if (disp_unit > INT_MAX)
+    return raise_error(comm, MPI_ERR_DISP, fn,
+                       "disp_unit %lld exceeds INT_MAX, the largest unit a window keeps",
+                       static_cast<long long>(disp_unit));
   return MPI_SUCCESS;
 }
 
@@ -55,7 +62,7 @@ void set_hints(Win* w, const Info* i) {
 }
 
 int new_window(const char* fn, MPI_Comm h, MPI_Info info, int flavor, void* base, MPI_Aint size,
-               int disp_unit, MPI_Win* win, Win** out) {
+               MPI_Aint disp_unit, MPI_Win* win, Win** out) {
   Comm* comm;
   MPR_TRY(check_running(fn));
   MPR_TRY(check_comm(fn, h, &comm));
@@ -63,7 +70,7 @@ int new_window(const char* fn, MPI_Comm h, MPI_Info info, int flavor, void* base
   MPR_TRY(check_arg(fn, comm, win, "win is NULL"));
   MPR_TRY(check_info_arg(fn, comm, info));
   MPR_TRY(check_create_args(fn, comm, size, disp_unit));
-  MPR_TRY(rma::create(fn, comm, flavor, base, size, disp_unit, out));
+  MPR_TRY(rma::create(fn, comm, flavor, base, size, static_cast<int>(disp_unit), out));
   set_hints(*out, to_info(info));
   *win = (*out)->handle();
   return MPI_SUCCESS;
@@ -80,6 +87,19 @@ struct WinAttrValues {
 
 // ---- windows ------------------------------------------------------------------------------
 
+namespace {
+
+int allocate(const char* fn, int flavor, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+             MPI_Comm comm, void* baseptr, MPI_Win* win) {
+  if (!baseptr && running()) return raise_error(to_comm(comm), MPI_ERR_ARG, fn, "baseptr is NULL");
+  Win* w;
+  MPR_TRY(new_window(fn, comm, info, flavor, nullptr, size, disp_unit, win, &w));
+  *static_cast<void**>(baseptr) = w->base;
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
 extern "C" int PMPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info info,
                                MPI_Comm comm, MPI_Win* win) {
   Win* w;
@@ -88,27 +108,41 @@ extern "C" int PMPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Inf
 }
 MPR_WEAK_ALIAS(Win_create);
 
+extern "C" int PMPI_Win_create_c(void* base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                                 MPI_Comm comm, MPI_Win* win) {
+  Win* w;
+  return new_window("MPI_Win_create_c", comm, info, MPI_WIN_FLAVOR_CREATE, base, size, disp_unit,
+                    win, &w);
+}
+MPR_WEAK_ALIAS(Win_create_c);
+
 extern "C" int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                                  void* baseptr, MPI_Win* win) {
-  constexpr const char* fn = "MPI_Win_allocate";
-  if (!baseptr) return raise_error(to_comm(comm), MPI_ERR_ARG, fn, "baseptr is NULL");
-  Win* w;
-  MPR_TRY(new_window(fn, comm, info, MPI_WIN_FLAVOR_ALLOCATE, nullptr, size, disp_unit, win, &w));
-  *static_cast<void**>(baseptr) = w->base;
-  return MPI_SUCCESS;
+  return allocate("MPI_Win_allocate", MPI_WIN_FLAVOR_ALLOCATE, size, disp_unit, info, comm, baseptr,
+                  win);
 }
 MPR_WEAK_ALIAS(Win_allocate);
 
+extern "C" int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                                   void* baseptr, MPI_Win* win) {
+  return allocate("MPI_Win_allocate_c", MPI_WIN_FLAVOR_ALLOCATE, size, disp_unit, info, comm,
+                  baseptr, win);
+}
+MPR_WEAK_ALIAS(Win_allocate_c);
+
 extern "C" int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                                         void* baseptr, MPI_Win* win) {
-  constexpr const char* fn = "MPI_Win_allocate_shared";
-  if (!baseptr) return raise_error(to_comm(comm), MPI_ERR_ARG, fn, "baseptr is NULL");
-  Win* w;
-  MPR_TRY(new_window(fn, comm, info, MPI_WIN_FLAVOR_SHARED, nullptr, size, disp_unit, win, &w));
-  *static_cast<void**>(baseptr) = w->base;
-  return MPI_SUCCESS;
+  return allocate("MPI_Win_allocate_shared", MPI_WIN_FLAVOR_SHARED, size, disp_unit, info, comm,
+                  baseptr, win);
 }
 MPR_WEAK_ALIAS(Win_allocate_shared);
+
+extern "C" int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                                          MPI_Comm comm, void* baseptr, MPI_Win* win) {
+  return allocate("MPI_Win_allocate_shared_c", MPI_WIN_FLAVOR_SHARED, size, disp_unit, info, comm,
+                  baseptr, win);
+}
+MPR_WEAK_ALIAS(Win_allocate_shared_c);
 
 extern "C" int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win* win) {
   Win* w;
@@ -127,6 +161,20 @@ extern "C" int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint* size, int*
   return rma::shared_query(fn, w, rank, size, disp_unit, baseptr);
 }
 MPR_WEAK_ALIAS(Win_shared_query);
+
+extern "C" int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint* size, MPI_Aint* disp_unit,
+                                       void* baseptr) {
+  constexpr const char* fn = "MPI_Win_shared_query_c";
+  Win* w;
+  MPR_TRY(enter(fn, win, &w));
+  if (!size || !disp_unit || !baseptr)
+    return rma::win_error(w, MPI_ERR_ARG, fn, "size, disp_unit or baseptr is NULL");
+  int unit = 0;
+  MPR_TRY(rma::shared_query(fn, w, rank, size, &unit, baseptr));
+  *disp_unit = unit;
+  return MPI_SUCCESS;
+}
+MPR_WEAK_ALIAS(Win_shared_query_c);
 
 extern "C" int PMPI_Win_attach(MPI_Win win, void* base, MPI_Aint size) {
   constexpr const char* fn = "MPI_Win_attach";

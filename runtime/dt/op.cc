@@ -57,9 +57,14 @@ bool op_valid_for(const Op* op, const Datatype* type) {
 void op_apply(const Op* op, const void* in, void* inout, int count, const Datatype* type) {
   if (count <= 0) return;
   if (!op->predefined) {
-    int len = count;
     MPI_Datatype h = type->handle;
-    op->fn(const_cast<void*>(in), inout, &len, &h);
+    if (op->fn_c) {
+      MPI_Count len = count;
+      op->fn_c(const_cast<void*>(in), inout, &len, &h);
+    } else {
+      int len = count;
+      op->fn(const_cast<void*>(in), inout, &len, &h);
+    }
     return;
   }
   Kernel k = op_kernel(op->id, type->basic);

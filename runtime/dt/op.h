@@ -44,6 +44,7 @@ struct Op {
   unsigned magic = kMagic;
   OpId id = OpId::kUser;
   MPI_User_function* fn = nullptr;
+  MPI_User_function_c* fn_c = nullptr;  ///< MPI_Op_create_c (then fn is null)
   bool commute = true;
   bool predefined = false;
   const char* name = "user-defined op";

@@ -58,8 +58,8 @@ bool BsendBuffer::alloc(size_t len, size_t* off) const {
   return fits(at, size_);
 }
 
-int BsendBuffer::send(const char* fn, Comm* comm, const void* buf, int count, const Datatype* type,
-                      int dest, int tag) {
+int BsendBuffer::send(const char* fn, Comm* comm, const void* buf, MPI_Count count,
+                      const Datatype* type, int dest, int tag) {
   size_t bytes = static_cast<size_t>(count) * type->size;
   // MPI_BSEND_OVERHEAD is what users reserve per message; charging exactly it keeps their
   // sizing arithmetic valid.

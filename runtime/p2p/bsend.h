@@ -14,13 +14,15 @@ namespace mpr::runtime {
 class BsendBuffer {
  public:
   bool attached() const { return base_ != nullptr; }
+  /// Size of the attached buffer in bytes.
+  size_t capacity() const { return size_; }
   void attach(void* buf, size_t size);
   /// Wait until every buffered message has been sent, then forget the buffer.
   void detach(void** buf, size_t* size);
   /// Copy and start the send. Returns MPI_SUCCESS or an MPI_ERR_BUFFER code (not raised) when
   /// no buffer is attached or the free space is too small.
-  int send(const char* fn, Comm* comm, const void* buf, int count, const Datatype* type, int dest,
-           int tag);
+  int send(const char* fn, Comm* comm, const void* buf, MPI_Count count, const Datatype* type,
+           int dest, int tag);
   /// Wait for every buffered message (MPI_Finalize, MPI_Buffer_detach).
   void drain();
 

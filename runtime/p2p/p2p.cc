@@ -20,8 +20,8 @@ void* offset_ptr(const void* buf, ptrdiff_t off) {
 }
 }  // namespace
 
-pml::Request* start_send(Comm* comm, const void* buf, int count, const Datatype* type, int dest,
-                         int tag, pml::SendMode mode) {
+pml::Request* start_send(Comm* comm, const void* buf, MPI_Count count, const Datatype* type,
+                         int dest, int tag, pml::SendMode mode) {
   if (dest == MPI_PROC_NULL) return completed_request(comm, MPI_PROC_NULL, MPI_ANY_TAG);
   const size_t bytes = static_cast<size_t>(count) * type->size;
   const int peer = comm->peer(dest);
@@ -41,7 +41,7 @@ pml::Request* start_send(Comm* comm, const void* buf, int count, const Datatype*
 namespace {
 
 template <class Post, class PostConv>
-pml::Request* recv_common(Comm* comm, void* buf, int count, const Datatype* type, Post post,
+pml::Request* recv_common(Comm* comm, void* buf, MPI_Count count, const Datatype* type, Post post,
                           PostConv post_conv) {
   const size_t bytes = static_cast<size_t>(count) * type->size;
   ptrdiff_t off;
@@ -56,7 +56,7 @@ pml::Request* recv_common(Comm* comm, void* buf, int count, const Datatype* type
 
 }  // namespace
 
-pml::Request* start_recv(Comm* comm, void* buf, int count, const Datatype* type, int source,
+pml::Request* start_recv(Comm* comm, void* buf, MPI_Count count, const Datatype* type, int source,
                          int tag) {
   if (source == MPI_PROC_NULL) return completed_request(comm, MPI_PROC_NULL, MPI_ANY_TAG);
   const uint32_t ctx = comm->ctx_p2p();
@@ -66,7 +66,7 @@ pml::Request* start_recv(Comm* comm, void* buf, int count, const Datatype* type,
       [&](pml::Convertor* cv, size_t n) { return the_pml().irecv_conv(cv, n, source, tag, ctx); });
 }
 
-pml::Request* start_mrecv(Comm* comm, void* buf, int count, const Datatype* type,
+pml::Request* start_mrecv(Comm* comm, void* buf, MPI_Count count, const Datatype* type,
                           pml::Message* msg) {
   return recv_common(
       comm, buf, count, type, [&](void* b, size_t n) { return the_pml().imrecv(b, n, msg); },
@@ -78,8 +78,8 @@ int wait_and_finish(const char* fn, pml::Request* r, MPI_Status* st) {
   return request_finish(fn, r, st);
 }
 
-int send_blocking(const char* fn, Comm* comm, const void* buf, int count, const Datatype* type,
-                  int dest, int tag, pml::SendMode mode) {
+int send_blocking(const char* fn, Comm* comm, const void* buf, MPI_Count count,
+                  const Datatype* type, int dest, int tag, pml::SendMode mode) {
   ptrdiff_t off;
   if (mode == pml::SendMode::kStandard && dest != MPI_PROC_NULL &&
       type->dense(static_cast<size_t>(count), &off) &&
@@ -89,7 +89,7 @@ int send_blocking(const char* fn, Comm* comm, const void* buf, int count, const 
   return wait_and_finish(fn, start_send(comm, buf, count, type, dest, tag, mode), nullptr);
 }
 
-int recv_blocking(const char* fn, Comm* comm, void* buf, int count, const Datatype* type,
+int recv_blocking(const char* fn, Comm* comm, void* buf, MPI_Count count, const Datatype* type,
                   int source, int tag, MPI_Status* st) {
   ptrdiff_t off;
   pml::Status ps;

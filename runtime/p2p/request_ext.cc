@@ -86,8 +86,8 @@ CompoundRequest::~CompoundRequest() {
 }
 
 PersistentRequest* persistent_request(Comm* comm, PersistentRequest::Op op, pml::SendMode mode,
-                                      const void* buf, int count, const Datatype* type, int peer,
-                                      int tag) {
+                                      const void* buf, MPI_Count count, const Datatype* type,
+                                      int peer, int tag) {
   auto* r = new PersistentRequest;
   adopt(r, comm);
   r->sub = RtRequest::Sub::kPersistent;

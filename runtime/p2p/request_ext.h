@@ -24,7 +24,7 @@ struct PersistentRequest : RtRequest {
   Op op = Op::kSend;
   pml::SendMode mode = pml::SendMode::kStandard;
   const void* buf = nullptr;
-  int count = 0;
+  MPI_Count count = 0;
   const Datatype* type = nullptr;
   int peer = 0;  ///< dest or source rank
   int tag = 0;
@@ -55,8 +55,8 @@ struct CompoundRequest : RtRequest {
 };
 
 PersistentRequest* persistent_request(Comm* comm, PersistentRequest::Op op, pml::SendMode mode,
-                                      const void* buf, int count, const Datatype* type, int peer,
-                                      int tag);
+                                      const void* buf, MPI_Count count, const Datatype* type,
+                                      int peer, int tag);
 /// A persistent collective (kColl) whose MPI_Start calls `start`; `types` are retained.
 PersistentRequest* persistent_coll_request(Comm* comm, std::function<int(MPI_Request*)> start,
                                            std::vector<const Datatype*> types);

@@ -78,21 +78,21 @@ int locate(const char* fn, Win* w, int target, MPI_Aint disp, const Buf& tgt, ui
     const uint64_t a = uint64_t(disp);
     if (!find_region(w, target, a + uint64_t(lo), bytes))
       return win_error(w, MPI_ERR_RMA_RANGE, fn,
-                       "window %s: address %p (+%zu bytes of %d x %s) is not inside a region "
+                       "window %s: address %p (+%zu bytes of %lld x %s) is not inside a region "
                        "rank %d attached",
                        w->label().c_str(), reinterpret_cast<void*>(a + uint64_t(lo)), bytes,
-                       tgt.count, tgt.type->label().c_str(), target);
+                       static_cast<long long>(tgt.count), tgt.type->label().c_str(), target);
     *out = a;
     return MPI_SUCCESS;
   }
   const __int128 start = __int128(disp) * t.info.disp_unit + lo;
   if (disp < 0 || start < 0 || start + __int128(bytes) > __int128(t.info.size))
     return win_error(w, MPI_ERR_RMA_RANGE, fn,
-                     "window %s: target_disp %zd (disp_unit %d) with %d x %s reaches bytes "
+                     "window %s: target_disp %zd (disp_unit %d) with %lld x %s reaches bytes "
                      "%lld..%lld of rank %d's window, which has %llu bytes",
-                     w->label().c_str(), size_t(disp), t.info.disp_unit, tgt.count,
-                     tgt.type->label().c_str(), static_cast<long long>(start),
-                     static_cast<long long>(start + bytes), target,
+                     w->label().c_str(), size_t(disp), t.info.disp_unit,
+                     static_cast<long long>(tgt.count), tgt.type->label().c_str(),
+                     static_cast<long long>(start), static_cast<long long>(start + bytes), target,
                      static_cast<unsigned long long>(t.info.size));
   *out = uint64_t(disp) * uint64_t(t.info.disp_unit);
   return MPI_SUCCESS;
@@ -103,9 +103,10 @@ int check_match(const char* fn, Win* w, const Buf& origin, const Buf& tgt) {
   const size_t tb = size_t(tgt.count) * tgt.type->size;
   if (ob == tb) return MPI_SUCCESS;
   return win_error(w, MPI_ERR_TYPE, fn,
-                   "window %s: origin %d x %s (%zu bytes) does not match target %d x %s (%zu "
+                   "window %s: origin %lld x %s (%zu bytes) does not match target %lld x %s (%zu "
                    "bytes)",
-                   w->label().c_str(), origin.count, origin.type->label().c_str(), ob, tgt.count,
+                   w->label().c_str(), static_cast<long long>(origin.count),
+                   origin.type->label().c_str(), ob, static_cast<long long>(tgt.count),
                    tgt.type->label().c_str(), tb);
 }
 
@@ -253,10 +254,10 @@ int accumulate(const char* fn, Win* w, Buf origin, Buf result, int target, MPI_A
   if (!no_op) MPR_RMA_TRY(check_match(fn, w, origin, tgt));
   const size_t bytes = size_t(tgt.count) * tgt.type->size;
   if (result.addr && size_t(result.count) * result.type->size != bytes)
-    return win_error(w, MPI_ERR_TYPE, fn,
-                     "window %s: result buffer %d x %s does not match target %d x %s",
-                     w->label().c_str(), result.count, result.type->label().c_str(), tgt.count,
-                     tgt.type->label().c_str());
+    return win_error(
+        w, MPI_ERR_TYPE, fn, "window %s: result buffer %lld x %s does not match target %lld x %s",
+        w->label().c_str(), static_cast<long long>(result.count), result.type->label().c_str(),
+        static_cast<long long>(tgt.count), tgt.type->label().c_str());
   if (bytes == 0) return MPI_SUCCESS;
   uint64_t at;
   MPR_RMA_TRY(locate(fn, w, target, disp, tgt, &at));

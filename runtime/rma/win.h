@@ -204,7 +204,7 @@ int complete_ops(Win* w, int target);
 // Communication (ops.cc). origin/result buffers are described by (count, type) as in MPI.
 struct Buf {
   void* addr;
-  int count;
+  MPI_Count count;
   const Datatype* type;
 };
 int put(const char* fn, Win* w, Buf origin, int target, MPI_Aint disp, Buf tgt);
