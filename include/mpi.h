@@ -430,6 +430,12 @@ MPR_API int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, i
 MPR_API int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype,
                                       MPI_Count count);
 MPR_API int MPI_Status_set_cancelled(MPI_Status *status, int flag);
+MPR_API int MPI_Status_get_source(MPI_Status *status, int *source);
+MPR_API int MPI_Status_set_source(MPI_Status *status, int source);
+MPR_API int MPI_Status_get_tag(MPI_Status *status, int *tag);
+MPR_API int MPI_Status_set_tag(MPI_Status *status, int tag);
+MPR_API int MPI_Status_get_error(MPI_Status *status, int *error);
+MPR_API int MPI_Status_set_error(MPI_Status *status, int error);
 
 /* ---- collectives and reduction operations --------------------------------------------------- */
 MPR_API int MPI_Barrier(MPI_Comm comm);
@@ -739,6 +745,7 @@ MPR_API int MPI_Grequest_complete(MPI_Request request);
 
 /* ---- info ------------------------------------------------------------------------------------ */
 MPR_API int MPI_Info_create(MPI_Info *info);
+MPR_API int MPI_Get_hw_resource_info(MPI_Info *hw_info);
 MPR_API int MPI_Info_create_env(int argc, char *argv[], MPI_Info *info);
 MPR_API int MPI_Info_set(MPI_Info info, const char *key, const char *value);
 MPR_API int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag);
@@ -942,6 +949,12 @@ MPR_API int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, 
 MPR_API int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype,
                                        MPI_Count count);
 MPR_API int PMPI_Status_set_cancelled(MPI_Status *status, int flag);
+MPR_API int PMPI_Status_get_source(MPI_Status *status, int *source);
+MPR_API int PMPI_Status_set_source(MPI_Status *status, int source);
+MPR_API int PMPI_Status_get_tag(MPI_Status *status, int *tag);
+MPR_API int PMPI_Status_set_tag(MPI_Status *status, int tag);
+MPR_API int PMPI_Status_get_error(MPI_Status *status, int *error);
+MPR_API int PMPI_Status_set_error(MPI_Status *status, int error);
 MPR_API int PMPI_Barrier(MPI_Comm comm);
 MPR_API int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
 MPR_API int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
@@ -1208,6 +1221,7 @@ MPR_API int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn,
 MPR_API int PMPI_Grequest_complete(MPI_Request request);
 /* info */
 MPR_API int PMPI_Info_create(MPI_Info *info);
+MPR_API int PMPI_Get_hw_resource_info(MPI_Info *hw_info);
 MPR_API int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info);
 MPR_API int PMPI_Info_set(MPI_Info info, const char *key, const char *value);
 MPR_API int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag);

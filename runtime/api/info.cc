@@ -1,4 +1,9 @@
-// Info objects: MPI_Info_* and MPI_INFO_ENV.
+// Info objects: MPI_Info_* and MPI_INFO_ENV, usable before MPI_Init and after MPI_Finalize as
+// MPI-4 allows (they need no library state; errors then go to the initial error handler,
+// MPI_ERRORS_ARE_FATAL), and MPI_Get_hw_resource_info.
+#include <sched.h>
+#include <unistd.h>
+
 #include <cstring>
 #include <string>
 
@@ -37,7 +42,6 @@ void copy_out(const std::string& s, char* out, size_t room) {
 
 extern "C" int PMPI_Info_create(MPI_Info* info) {
   constexpr const char* fn = "MPI_Info_create";
-  MPR_TRY(check_running(fn));
   MPR_TRY(check_arg(fn, nullptr, info, "info is NULL"));
   *info = (new Info)->handle();
   return MPI_SUCCESS;
@@ -59,7 +63,6 @@ MPR_WEAK_ALIAS(Info_create_env);
 extern "C" int PMPI_Info_set(MPI_Info h, const char* key, const char* value) {
   constexpr const char* fn = "MPI_Info_set";
   Info* info;
-  MPR_TRY(check_running(fn));
   MPR_TRY(check_info(fn, nullptr, h, false, &info));
   MPR_TRY(writable(fn, h));
   MPR_TRY(check_key(fn, key));
@@ -76,7 +79,6 @@ MPR_WEAK_ALIAS(Info_set);
 extern "C" int PMPI_Info_get(MPI_Info h, const char* key, int valuelen, char* value, int* flag) {
   constexpr const char* fn = "MPI_Info_get";
   Info* info;
-  MPR_TRY(check_running(fn));
   MPR_TRY(check_info(fn, nullptr, h, false, &info));
   MPR_TRY(check_key(fn, key));
   MPR_TRY(check_arg(fn, nullptr, flag && value && valuelen >= 0,
@@ -92,7 +94,6 @@ MPR_WEAK_ALIAS(Info_get);
 extern "C" int PMPI_Info_get_valuelen(MPI_Info h, const char* key, int* valuelen, int* flag) {
   constexpr const char* fn = "MPI_Info_get_valuelen";
   Info* info;
-  MPR_TRY(check_running(fn));
   MPR_TRY(check_info(fn, nullptr, h, false, &info));
   MPR_TRY(check_key(fn, key));
   MPR_TRY(check_arg(fn, nullptr, valuelen && flag, "valuelen or flag is NULL"));
@@ -181,3 +182,42 @@ extern "C" int PMPI_Info_free(MPI_Info* h) {
   return MPI_SUCCESS;
 }
 MPR_WEAK_ALIAS(Info_free);
+
+namespace {
+
+// "0-3,8,10-11": the CPUs in `set`.
+std::string cpu_list(const cpu_set_t& set) {
+  std::string out;
+  for (int c = 0; c < CPU_SETSIZE; ++c) {
+    if (!CPU_ISSET(c, &set)) continue;
+    int last = c;
+    while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, &set)) ++last;
+    if (!out.empty()) out += ',';
+    out += std::to_string(c);
+    if (last > c) out += '-' + std::to_string(last);
+    c = last;
+  }
+  return out;
+}
+
+}  // namespace
+
+// The hardware this process runs on, now: the resource type MPI_COMM_TYPE_HW_GUIDED accepts
+// (mpi_hw_resource_type), the host, and the CPUs the process may run on (its binding).
+extern "C" int PMPI_Get_hw_resource_info(MPI_Info* hw_info) {
+  constexpr const char* fn = "MPI_Get_hw_resource_info";
+  MPR_TRY(check_arg(fn, nullptr, hw_info, "hw_info is NULL"));
+  auto* info = new Info;
+  info->set("mpi_hw_resource_type", "mpi_shared_memory");
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) == 0) info->set("mpr_hostname", host);
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0) {
+    info->set("mpr_cpus", cpu_list(set));
+    info->set("mpr_num_cpus", std::to_string(CPU_COUNT(&set)));
+  }
+  *hw_info = info->handle();
+  return MPI_SUCCESS;
+}
+MPR_WEAK_ALIAS(Get_hw_resource_info);

@@ -47,10 +47,19 @@ void for_each_block(const Datatype* type, size_t count, F f) {
 /// re-reading its table once if the cached copy does not have it.
 bool find_region(Win* w, int target, uint64_t addr, uint64_t len) {
   Target& t = w->targets[target];
+  // Covered by one region or by a chain of adjacent ones (attached separately, they may
+  // still be one array to the origin).
   auto covered = [&] {
-    for (const DynRegion& r : t.dyn)
-      if (addr >= r.base && addr + len <= r.base + r.len) return true;
-    return false;
+    uint64_t at = addr;
+    const uint64_t end = addr + len;
+    do {
+      auto r = std::find_if(t.dyn.begin(), t.dyn.end(), [&](const DynRegion& d) {
+        return at >= d.base && (at < d.base + d.len || (len == 0 && at == d.base + d.len));
+      });
+      if (r == t.dyn.end()) return false;
+      at = r->base + r->len;
+    } while (at < end);
+    return true;
   };
   if (covered()) return true;
   for (;;) {  // seqlock read of the target's table
@@ -60,7 +69,7 @@ bool find_region(Win* w, int target, uint64_t addr, uint64_t len) {
     ctrl_read(w, target, offsetof(Ctrl, ndyn), &n, sizeof n);
     n = std::min<uint64_t>(n, kMaxDynRegions);
     t.dyn.resize(n);
-    if (n) ctrl_read(w, target, offsetof(Ctrl, dyn), t.dyn.data(), n * sizeof(DynRegion));
+    if (n) ctrl_read(w, target, kDynTableOffset, t.dyn.data(), n * sizeof(DynRegion));
     ctrl_read(w, target, offsetof(Ctrl, dyn_gen), &g2, sizeof g2);
     if (g1 == g2) break;
   }
@@ -242,6 +251,12 @@ int accumulate(const char* fn, Win* w, Buf origin, Buf result, int target, MPI_A
                      "window %s: user-defined operations cannot be used in one-sided "
                      "accumulates (only predefined ops, MPI_REPLACE and MPI_NO_OP)",
                      w->label().c_str());
+  // Nothing moves: no element needs an op defined on it, so the type rules have nothing to
+  // check (the peers accept such calls too).
+  if (size_t(tgt.count) * tgt.type->size == 0 &&
+      (no_op || size_t(origin.count) * origin.type->size == 0) &&
+      (!result.addr || size_t(result.count) * result.type->size == 0))
+    return MPI_SUCCESS;
   const Basic basic = tgt.type->basic;
   if (basic == Basic::kNone || (!no_op && origin.type->basic != basic))
     return win_error(w, MPI_ERR_TYPE, fn,

@@ -2,6 +2,7 @@
 // direct, backend and active-message paths (see win.h).
 #include <sched.h>
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -224,9 +225,22 @@ void xfer(Win* w, int target, bool is_get, uint64_t off, void* local, size_t len
       std::memcpy(mem, local, len);
     return;
   }
-  if (t.btl)
+  if (t.btl && w->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
+    // One registration per attached region: a range over adjacent regions goes in pieces.
+    char* at = static_cast<char*>(local);
+    while (len > 0) {
+      size_t piece = len;
+      for (const DynRegion& r : t.dyn)
+        if (remote >= r.base && remote < r.base + r.len)
+          piece = std::min<size_t>(len, r.base + r.len - remote);
+      btl_xfer(w, target, is_get, remote, data_key(w, t, remote), at, piece);
+      remote += piece;
+      at += piece;
+      len -= piece;
+    }
+  } else if (t.btl) {
     btl_xfer(w, target, is_get, remote, data_key(w, t, remote), local, len);
-  else if (is_get)
+  } else if (is_get)
     am_get(w, target, remote, local, len);
   else
     am_put(w, target, remote, local, len);

@@ -26,6 +26,11 @@ namespace {
 constexpr size_t kPage = 4096;
 size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
+/// Rank i's control block in the node-wide mapping.
+Ctrl* ctrl_of(Win* w, int i) {
+  return reinterpret_cast<Ctrl*>(static_cast<char*>(w->shm_base) + w->ctrl_stride * size_t(i));
+}
+
 // Tags of the window setup exchanges on the window's private communicator.
 enum : int { kTagSetup1 = 0x7e000001, kTagSetup2, kTagSetupName, kTagSetupOk };
 
@@ -151,6 +156,7 @@ int create(const char* fn, Comm* user_comm, int flavor, void* base, MPI_Aint siz
   auto* w = new Win;
   w->id = ++windows_created;
   w->flavor = flavor;
+  w->ctrl_stride = ctrl_bytes(flavor);
   w->comm = comm;
   w->size = flavor == MPI_WIN_FLAVOR_DYNAMIC ? 0 : size;
   w->disp_unit = disp_unit;
@@ -198,7 +204,7 @@ int create(const char* fn, Comm* user_comm, int flavor, void* base, MPI_Aint siz
   std::vector<uint64_t> data_off(n, 0);
   size_t shm_bytes = 0;
   if (w->ctrl_path == CtrlPath::kShared) {
-    size_t at = round_up(sizeof(Ctrl) * size_t(n), kPage);
+    size_t at = round_up(w->ctrl_stride * size_t(n), kPage);
     for (int i = 0; i < n; ++i) {
       data_off[i] = at;
       if (flavor == MPI_WIN_FLAVOR_SHARED)
@@ -226,9 +232,9 @@ int create(const char* fn, Comm* user_comm, int flavor, void* base, MPI_Aint siz
       return fail(make_error(
           MPI_ERR_NO_MEM, fn, "rank %d: %s", w->rank,
           err.empty() ? "another rank could not map the window's shared memory" : err.c_str()));
-    w->ctrl = static_cast<Ctrl*>(w->shm_base) + w->rank;
+    w->ctrl = ctrl_of(w, w->rank);
   } else {
-    w->ctrl_storage.reset(new char[sizeof(Ctrl) + 64]());
+    w->ctrl_storage.reset(new char[w->ctrl_stride + 64]());
     auto a = reinterpret_cast<uintptr_t>(w->ctrl_storage.get());
     w->ctrl = reinterpret_cast<Ctrl*>(round_up(a, 64));
   }
@@ -260,7 +266,7 @@ int create(const char* fn, Comm* user_comm, int flavor, void* base, MPI_Aint siz
   me.ctrl_addr = reinterpret_cast<uint64_t>(w->ctrl);
   me.shm_offset = data_off[w->rank];
   if (w->size > 0) register_all(w->base, size_t(w->size), &w->regs, me.data_keys);
-  register_all(w->ctrl, sizeof(Ctrl), &w->regs, me.ctrl_keys);
+  register_all(w->ctrl, w->ctrl_stride, &w->regs, me.ctrl_keys);
   if (w->ctrl_path == CtrlPath::kDevice) {
     w->atomic_btl = device_for(comm);
     w->atomic_result = static_cast<uint64_t*>(std::aligned_alloc(64, 64));
@@ -281,7 +287,7 @@ int create(const char* fn, Comm* user_comm, int flavor, void* base, MPI_Aint siz
     Target& t = w->targets[i];
     t.info = infos[i];
     t.job_rank = comm->peer(i);
-    if (w->shm_base) t.ctrl_direct = static_cast<Ctrl*>(w->shm_base) + i;
+    if (w->shm_base) t.ctrl_direct = ctrl_of(w, i);
     if (i == w->rank) {
       t.direct = static_cast<char*>(w->base);
       t.ctrl_direct = w->ctrl;
@@ -363,13 +369,14 @@ int attach(const char* fn, Win* w, void* base, MPI_Aint size) {
                      "window %s was not created by MPI_Win_create_dynamic", w->label().c_str());
   if (size < 0) return win_error(w, MPI_ERR_SIZE, fn, "invalid size %zd", size_t(size));
   Ctrl* c = w->ctrl;
+  DynRegion* dyn = dyn_table(c);
   if (c->ndyn >= kMaxDynRegions)
     return win_error(w, MPI_ERR_RMA_ATTACH, fn,
                      "window %s already has %d attached regions (the most it can hold)",
                      w->label().c_str(), kMaxDynRegions);
   auto b = reinterpret_cast<uint64_t>(base);
   for (uint64_t i = 0; i < c->ndyn; ++i)
-    if (b < c->dyn[i].base + c->dyn[i].len && c->dyn[i].base < b + uint64_t(size))
+    if (b < dyn[i].base + dyn[i].len && dyn[i].base < b + uint64_t(size))
       return win_error(w, MPI_ERR_RMA_ATTACH, fn,
                        "region %p (+%zd bytes) overlaps a region already attached to window %s",
                        base, size_t(size), w->label().c_str());
@@ -380,7 +387,7 @@ int attach(const char* fn, Win* w, void* base, MPI_Aint size) {
   register_all(base, size_t(size), &regs, r.keys);
   w->dyn_regs.emplace_back(base, std::move(regs));
   __atomic_fetch_add(&c->dyn_gen, 1, __ATOMIC_SEQ_CST);  // odd: being rewritten
-  c->dyn[c->ndyn] = r;
+  dyn[c->ndyn] = r;
   __atomic_store_n(&c->ndyn, c->ndyn + 1, __ATOMIC_SEQ_CST);
   __atomic_fetch_add(&c->dyn_gen, 1, __ATOMIC_SEQ_CST);
   return MPI_SUCCESS;
@@ -393,14 +400,15 @@ int detach(const char* fn, Win* w, const void* base) {
   Ctrl* c = w->ctrl;
   auto b = reinterpret_cast<uint64_t>(base);
   uint64_t i = 0;
-  while (i < c->ndyn && c->dyn[i].base != b) ++i;
+  DynRegion* dyn = dyn_table(c);
+  while (i < c->ndyn && dyn[i].base != b) ++i;
   if (i == c->ndyn)
     return win_error(w, MPI_ERR_RMA_ATTACH, fn,
                      "%p is not the start of a region attached to "
                      "window %s",
                      base, w->label().c_str());
   __atomic_fetch_add(&c->dyn_gen, 1, __ATOMIC_SEQ_CST);
-  c->dyn[i] = c->dyn[c->ndyn - 1];
+  dyn[i] = dyn[c->ndyn - 1];
   __atomic_store_n(&c->ndyn, c->ndyn - 1, __ATOMIC_SEQ_CST);
   __atomic_fetch_add(&c->dyn_gen, 1, __ATOMIC_SEQ_CST);
   for (auto it = w->dyn_regs.begin(); it != w->dyn_regs.end(); ++it)

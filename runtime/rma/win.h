@@ -41,7 +41,10 @@ namespace mpr::runtime::rma {
 /// mean the same backend in every process.
 constexpr int kNumSlots = btl::kMaxSlots;
 
-constexpr int kMaxDynRegions = 64;
+/// Regions a rank may attach to one dynamic window at a time (their table takes
+/// kMaxDynRegions * sizeof(DynRegion), about 200 KiB, in each rank's control block of a dynamic
+/// window only).
+constexpr int kMaxDynRegions = 1024;
 
 /// A region attached to a dynamic window (MPI_Win_attach).
 struct DynRegion {
@@ -51,15 +54,26 @@ struct DynRegion {
 };
 
 /// The words other ranks update on this rank: lock state, the accumulate mutex, and for a
-/// dynamic window the table of attached regions (a seqlock: `dyn_gen` is odd while the owner
-/// rewrites the table). One per rank, in the node-wide mapping or in registered memory.
+/// dynamic window the table of attached regions, which follows the struct (dyn_table; a
+/// seqlock: `dyn_gen` is odd while the owner rewrites the table). One block of ctrl_bytes() per
+/// rank, in the node-wide mapping or in registered memory.
 struct alignas(64) Ctrl {
   uint64_t lock;      ///< kExclusive | number of shared holders
   uint64_t acc_lock;  ///< 0 free, else 1 + job rank of the holder
   uint64_t dyn_gen;
   uint64_t ndyn;
-  DynRegion dyn[kMaxDynRegions];
 };
+/// Offset of the region table in a control block.
+constexpr size_t kDynTableOffset = sizeof(Ctrl);
+inline DynRegion* dyn_table(Ctrl* c) {
+  return reinterpret_cast<DynRegion*>(reinterpret_cast<char*>(c) + kDynTableOffset);
+}
+/// Bytes of one rank's control block (a multiple of 64): the table only in dynamic windows.
+inline size_t ctrl_bytes(int flavor) {
+  size_t n = kDynTableOffset;
+  if (flavor == MPI_WIN_FLAVOR_DYNAMIC) n += kMaxDynRegions * sizeof(DynRegion);
+  return (n + 63) / 64 * 64;
+}
 constexpr uint64_t kExclusive = uint64_t{1} << 62;
 
 /// How the control words of every rank of a window are reached (one choice per window, made
@@ -138,7 +152,8 @@ class Win {
   bool exposure_posted = false;
 
   // Resources.
-  Ctrl* ctrl = nullptr;  ///< this rank's control words
+  Ctrl* ctrl = nullptr;    ///< this rank's control words
+  size_t ctrl_stride = 0;  ///< ctrl_bytes(flavor): control blocks lie this far apart
   std::unique_ptr<char[]> ctrl_storage;
   void* shm_base = nullptr;  ///< the node-wide mapping (kShared), or null
   size_t shm_bytes = 0;
