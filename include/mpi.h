@@ -29,6 +29,7 @@ typedef struct mpr_datatype_s *MPI_Datatype;
 typedef struct mpr_op_s *MPI_Op;
 typedef struct mpr_request_s *MPI_Request;
 typedef struct mpr_errhandler_s *MPI_Errhandler;
+typedef struct mpr_session_s *MPI_Session;
 typedef struct mpr_group_s *MPI_Group;
 typedef struct mpr_info_s *MPI_Info;
 typedef struct mpr_message_s *MPI_Message;
@@ -63,6 +64,9 @@ typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *error_code, ...);
 #define MPI_MESSAGE_NO_PROC ((MPI_Message)0x301)
 
 #define MPI_ERRHANDLER_NULL ((MPI_Errhandler)0)
+#define MPI_SESSION_NULL ((MPI_Session)0)
+#define MPI_MAX_PSET_NAME_LEN 256
+#define MPI_MAX_STRINGTAG_LEN 256
 #define MPI_ERRORS_ARE_FATAL ((MPI_Errhandler)0x141)
 #define MPI_ERRORS_RETURN ((MPI_Errhandler)0x142)
 #define MPI_ERRORS_ABORT ((MPI_Errhandler)0x143)
@@ -248,6 +252,7 @@ typedef struct mpr_win_s *MPI_Win;
 #define MPI_WIN_NULL ((MPI_Win)0)
 
 typedef void MPI_Win_errhandler_function(MPI_Win *win, int *error_code, ...);
+typedef void MPI_Session_errhandler_function(MPI_Session *session, int *error_code, ...);
 typedef int MPI_Win_copy_attr_function(MPI_Win oldwin, int win_keyval, void *extra_state,
                                        void *attribute_val_in, void *attribute_val_out,
                                        int *flag);
@@ -1650,6 +1655,30 @@ MPR_API int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcoun
                                          const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                                          MPI_Comm comm, MPI_Info info, MPI_Request *request);
 
+/* ---- sessions (MPI 4.0) ------------------------------------------------------------------ */
+MPR_API int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session);
+MPR_API int MPI_Session_finalize(MPI_Session *session);
+MPR_API int MPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names);
+MPR_API int MPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pset_len,
+                                 char *pset_name);
+MPR_API int MPI_Session_get_info(MPI_Session session, MPI_Info *info_used);
+MPR_API int MPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_Info *info);
+MPR_API int MPI_Group_from_session_pset(MPI_Session session, const char *pset_name,
+                                    MPI_Group *newgroup);
+MPR_API int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info,
+                                   MPI_Errhandler errhandler, MPI_Comm *newcomm);
+MPR_API int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
+                                         MPI_Group remote_group, int remote_leader,
+                                         const char *stringtag, MPI_Info info,
+                                         MPI_Errhandler errhandler, MPI_Comm *newintercomm);
+MPR_API int MPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errhandler_fn,
+                                      MPI_Errhandler *errhandler);
+MPR_API int MPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler);
+MPR_API int MPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler);
+MPR_API int MPI_Session_call_errhandler(MPI_Session session, int errorcode);
+MPR_API MPI_Fint MPI_Session_c2f(MPI_Session session);
+MPR_API MPI_Session MPI_Session_f2c(MPI_Fint session);
+
 /* ---- large counts (MPI 4.0, the _c forms): MPI_Count counts and displacements ---------- */
 MPR_API int MPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op);
 MPR_API int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op);
@@ -2385,6 +2414,30 @@ MPR_API int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_cou
                                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
                                    MPI_Request *request);
 
+
+/* ---- sessions: profiling names ----------------------------------------------------------- */
+MPR_API int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session);
+MPR_API int PMPI_Session_finalize(MPI_Session *session);
+MPR_API int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names);
+MPR_API int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pset_len,
+                                 char *pset_name);
+MPR_API int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used);
+MPR_API int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_Info *info);
+MPR_API int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name,
+                                    MPI_Group *newgroup);
+MPR_API int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info,
+                                   MPI_Errhandler errhandler, MPI_Comm *newcomm);
+MPR_API int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
+                                         MPI_Group remote_group, int remote_leader,
+                                         const char *stringtag, MPI_Info info,
+                                         MPI_Errhandler errhandler, MPI_Comm *newintercomm);
+MPR_API int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errhandler_fn,
+                                      MPI_Errhandler *errhandler);
+MPR_API int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler);
+MPR_API int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler);
+MPR_API int PMPI_Session_call_errhandler(MPI_Session session, int errorcode);
+MPR_API MPI_Fint PMPI_Session_c2f(MPI_Session session);
+MPR_API MPI_Session PMPI_Session_f2c(MPI_Fint session);
 
 #ifdef __cplusplus
 }

@@ -165,6 +165,7 @@ MPR_HANDLE_CONVERSION(Info, MPI_Info);
 MPR_HANDLE_CONVERSION(Errhandler, MPI_Errhandler);
 MPR_HANDLE_CONVERSION(Message, MPI_Message);
 MPR_HANDLE_CONVERSION(Win, MPI_Win);
+MPR_HANDLE_CONVERSION(Session, MPI_Session);
 
 static_assert(sizeof(MPI_Status) == MPI_F_STATUS_SIZE * sizeof(MPI_Fint));
 

@@ -62,19 +62,24 @@ extern "C" int PMPI_Is_thread_main(int* flag) {
 MPR_WEAK_ALIAS(Is_thread_main);
 
 extern "C" int PMPI_Initialized(int* flag) {
-  *flag = g_state.phase != Phase::kBefore;
+  *flag = g_state.world_initialized;
   return MPI_SUCCESS;
 }
 MPR_WEAK_ALIAS(Initialized);
 
 extern "C" int PMPI_Finalized(int* flag) {
-  *flag = g_state.phase == Phase::kFinalized;
+  *flag = g_state.world_finalized;
   return MPI_SUCCESS;
 }
 MPR_WEAK_ALIAS(Finalized);
 
 extern "C" int PMPI_Finalize(void) {
   MPR_TRY(check_running("MPI_Finalize"));
+  if (!g_state.world_initialized || g_state.world_finalized)
+    return raise_error(nullptr, MPI_ERR_OTHER, "MPI_Finalize",
+                       g_state.world_finalized ? "called twice"
+                                               : "called without MPI_Init (sessions end with "
+                                                 "MPI_Session_finalize)");
   return finalize("MPI_Finalize");
 }
 MPR_WEAK_ALIAS(Finalize);

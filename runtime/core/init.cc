@@ -77,11 +77,10 @@ void print_stats() {
 
 int job_rank() { return g_state.bootstrap ? g_state.bootstrap->rank() : -1; }
 
-int init(const char* fn, int required, int* provided) {
-  if (g_state.phase != Phase::kBefore)
-    return raise_error(nullptr, MPI_ERR_OTHER, fn,
-                       g_state.phase == Phase::kRunning ? "MPI is already initialized"
-                                                        : "called after MPI_Finalize");
+namespace {
+
+// Bring the library up: bootstrap, backends, pml, communicators.
+void bring_up(const char* fn, int required) {
   try {
     g_state.bootstrap = make_bootstrap(fn);
   } catch (const std::exception& e) {
@@ -100,7 +99,6 @@ int init(const char* fn, int required, int* provided) {
   }
   g_state.thread_level = required < MPI_THREAD_SERIALIZED ? required : MPI_THREAD_SERIALIZED;
   if (g_state.thread_level < MPI_THREAD_SINGLE) g_state.thread_level = MPI_THREAD_SINGLE;
-  if (provided) *provided = g_state.thread_level;
   g_state.main_thread = pthread_self();
   g_state.bsend = std::make_unique<BsendBuffer>();
   rma::transport_init();
@@ -110,11 +108,11 @@ int init(const char* fn, int required, int* provided) {
     std::string d = the_pml().describe();
     common::log_verbose("%s", d.c_str());
   }
-  return MPI_SUCCESS;
 }
 
-int finalize(const char* fn) {
-  comms_finalize_attrs();
+// One user fewer; after the last, bring the library down.
+int release(const char* fn) {
+  if (--g_state.users > 0) return MPI_SUCCESS;
   g_state.bsend->drain();
   reap_orphans(true);
   try {
@@ -131,6 +129,43 @@ int finalize(const char* fn) {
   g_state.bootstrap->finalize();
   return MPI_SUCCESS;
 }
+
+constexpr const char* kEnded =
+    "MPI already ended in this process (its last MPI_Finalize or MPI_Session_finalize ran); it "
+    "cannot start again";
+
+}  // namespace
+
+int init(const char* fn, int required, int* provided) {
+  if (g_state.world_initialized)
+    return raise_error(
+        nullptr, MPI_ERR_OTHER, fn,
+        g_state.world_finalized ? "called after MPI_Finalize" : "MPI is already initialized");
+  if (g_state.phase == Phase::kFinalized)
+    return raise_error(nullptr, MPI_ERR_OTHER, fn, "%s", kEnded);
+  if (g_state.phase == Phase::kBefore) bring_up(fn, required);
+  g_state.world_initialized = true;
+  ++g_state.users;
+  if (provided) *provided = g_state.thread_level;
+  return MPI_SUCCESS;
+}
+
+int finalize(const char* fn) {
+  comms_finalize_attrs();
+  g_state.bsend->drain();
+  g_state.world_finalized = true;
+  return release(fn);
+}
+
+int session_begin(const char* fn, int required, int* provided) {
+  if (g_state.phase == Phase::kFinalized) return make_error(MPI_ERR_SESSION, fn, "%s", kEnded);
+  if (g_state.phase == Phase::kBefore) bring_up(fn, required);
+  ++g_state.users;
+  if (provided) *provided = g_state.thread_level;
+  return MPI_SUCCESS;
+}
+
+int session_end(const char* fn) { return release(fn); }
 
 void abort_job(int code, const char* why) {
   g_abort_code = code;

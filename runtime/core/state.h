@@ -17,10 +17,18 @@ namespace mpr::runtime {
 class Comm;
 class BsendBuffer;
 
+/// The library's life in this process: up from the first MPI_Init or MPI_Session_init until
+/// the last of MPI_Finalize and MPI_Session_finalize.
 enum class Phase { kBefore, kRunning, kFinalized };
 
 struct State {
   Phase phase = Phase::kBefore;
+  /// The world model (MPI_Init .. MPI_Finalize), what MPI_Initialized / MPI_Finalized report.
+  bool world_initialized = false;
+  bool world_finalized = false;
+  /// The world model (while initialized) plus the live sessions: the library stays up while
+  /// this is above zero.
+  int users = 0;
   std::unique_ptr<JobBootstrap> bootstrap;
   /// The backends; the pml and one-sided communication reach them through it. Declared before
   /// the pml, so it outlives it.
@@ -43,6 +51,10 @@ inline btl::Registry& the_btls() { return *g_state.btls; }
 int init(const char* fn, int required, int* provided);
 /// MPI_Finalize's work.
 int finalize(const char* fn);
+/// MPI_Session_init / MPI_Session_finalize: bring the library up if it is not, count one more
+/// user; one user fewer, and bring it down after the last. Return MPI error codes (not raised).
+int session_begin(const char* fn, int required, int* provided);
+int session_end(const char* fn);
 /// Print nothing; end the whole job with `code` as exit status, never returning and never
 /// hanging (a watchdog _exits if the launcher does not kill us in time).
 [[noreturn]] void abort_job(int code, const char* why);
