@@ -65,6 +65,76 @@ static void check_attrs(MPI_Win win) {
             flag ? *unit : -1);
 }
 
+/* Many regions and ranges over adjacent ones: each rank attaches kMany separate longs (more
+ * than a small fixed table would hold) and one array as two halves attached separately; the
+ * left neighbour puts into every single long, then one put and one get cross the halves'
+ * boundary. */
+enum { kMany = 200, kHalf = 8 };
+
+static void many_and_adjacent(void) {
+  MPI_Win win;
+  CHECK_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+  long *cell[kMany];
+  MPI_Aint mine[kMany + 1];
+  for (int i = 0; i < kMany; ++i) {
+    cell[i] = jobs_malloc(sizeof(long));
+    *cell[i] = -1;
+    CHECK_MPI(MPI_Win_attach(win, cell[i], sizeof(long)));
+    CHECK_MPI(MPI_Get_address(cell[i], &mine[i]));
+  }
+  long *arr = jobs_malloc(2 * kHalf * sizeof(long));
+  for (int i = 0; i < 2 * kHalf; ++i) arr[i] = rank_ * 1000 + i;
+  CHECK_MPI(MPI_Win_attach(win, arr, kHalf * sizeof(long)));
+  CHECK_MPI(MPI_Win_attach(win, arr + kHalf, kHalf * sizeof(long)));
+  CHECK_MPI(MPI_Get_address(arr, &mine[kMany]));
+  MPI_Aint *theirs = jobs_malloc(sizeof(MPI_Aint) * (kMany + 1) * (size_t)size_);
+  CHECK_MPI(MPI_Allgather(mine, kMany + 1, MPI_AINT, theirs, kMany + 1, MPI_AINT,
+                          MPI_COMM_WORLD));
+  const MPI_Aint *t = theirs + (size_t)next_ * (kMany + 1);
+
+  CHECK_MPI(MPI_Win_lock_all(0, win));
+  long v[kMany];
+  for (int i = 0; i < kMany; ++i) {
+    v[i] = rank_ * 10000 + i;
+    CHECK_MPI(MPI_Put(&v[i], 1, MPI_LONG, next_, t[i], 1, MPI_LONG, win));
+  }
+  /* Four longs each side of the boundary between the halves. */
+  long across[8], back[8];
+  for (int i = 0; i < 8; ++i) across[i] = -(rank_ * 100 + i) - 1;
+  CHECK_MPI(MPI_Put(across, 8, MPI_LONG, next_, t[kMany] + (kHalf - 4) * (MPI_Aint)sizeof(long),
+                    8, MPI_LONG, win));
+  CHECK_MPI(MPI_Win_flush(next_, win));
+  CHECK_MPI(MPI_Get(back, 8, MPI_LONG, next_, t[kMany] + (kHalf - 4) * (MPI_Aint)sizeof(long), 8,
+                    MPI_LONG, win));
+  CHECK_MPI(MPI_Win_flush(next_, win));
+  for (int i = 0; i < 8; ++i) CHECK_INT(back[i], ==, across[i]);
+  CHECK_MPI(MPI_Win_unlock_all(win));
+  CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+  for (int i = 0; i < kMany; ++i) CHECK_INT(*cell[i], ==, prev_ * 10000 + i);
+  for (int i = 0; i < 2 * kHalf; ++i) {
+    const int k = i - (kHalf - 4);
+    CHECK_INT(arr[i], ==, k >= 0 && k < 8 ? -(prev_ * 100 + k) - 1 : rank_ * 1000 + i);
+  }
+
+  /* Past the end of the second half is still outside. */
+  CHECK_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+  CHECK_MPI(MPI_Win_lock_all(0, win));
+  CHECK_ERR_CLASS(MPI_Put(across, 8, MPI_LONG, next_,
+                          t[kMany] + (2 * kHalf - 4) * (MPI_Aint)sizeof(long), 8, MPI_LONG, win),
+                  MPI_ERR_RMA_RANGE);
+  CHECK_MPI(MPI_Win_unlock_all(win));
+  CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+  for (int i = 0; i < kMany; ++i) {
+    CHECK_MPI(MPI_Win_detach(win, cell[i]));
+    free(cell[i]);
+  }
+  CHECK_MPI(MPI_Win_detach(win, arr));
+  CHECK_MPI(MPI_Win_detach(win, arr + kHalf));
+  free(arr);
+  free(theirs);
+  CHECK_MPI(MPI_Win_free(&win));
+}
+
 int main(int argc, char **argv) {
   CHECK_MPI(MPI_Init(&argc, &argv));
   CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank_));
@@ -168,6 +238,7 @@ int main(int argc, char **argv) {
     free(len[k]);
   }
   CHECK_MPI(MPI_Win_free(&win));
+  many_and_adjacent();
   jobs_done("job_rma_dynamic");
   CHECK_MPI(MPI_Finalize());
   return 0;
