@@ -43,6 +43,8 @@ bool poll_compound(pml::Request* self) {
       if (c->status.error == pml::kOk) c->status.error = prior_error;
     } else if (child->status.error != pml::kOk && c->status.error == pml::kOk) {
       c->status.error = child->status.error;
+      // Without a designated child the failure's own status says whose message it was.
+      if (c->status_child < 0) c->status = child->status;
     }
     request_destroy(child);
     child = nullptr;
