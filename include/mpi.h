@@ -1655,6 +1655,15 @@ MPR_API int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcoun
                                          const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                                          MPI_Comm comm, MPI_Info info, MPI_Request *request);
 
+/* ---- partitioned point-to-point (MPI 4.0) ---- */
+MPR_API int MPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype,
+                       int dest, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+MPR_API int MPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype,
+                       int source, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+MPR_API int MPI_Pready(int partition, MPI_Request request);
+MPR_API int MPI_Pready_range(int partition_low, int partition_high, MPI_Request request);
+MPR_API int MPI_Pready_list(int length, const int array_of_partitions[], MPI_Request request);
+MPR_API int MPI_Parrived(MPI_Request request, int partition, int *flag);
 /* ---- sessions (MPI 4.0) ------------------------------------------------------------------ */
 MPR_API int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session);
 MPR_API int MPI_Session_finalize(MPI_Session *session);
@@ -2415,6 +2424,15 @@ MPR_API int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_cou
                                    MPI_Request *request);
 
 
+/* ---- partitioned point-to-point (MPI 4.0): profiling names ---- */
+MPR_API int PMPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype,
+                       int dest, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+MPR_API int PMPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype,
+                       int source, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+MPR_API int PMPI_Pready(int partition, MPI_Request request);
+MPR_API int PMPI_Pready_range(int partition_low, int partition_high, MPI_Request request);
+MPR_API int PMPI_Pready_list(int length, const int array_of_partitions[], MPI_Request request);
+MPR_API int PMPI_Parrived(MPI_Request request, int partition, int *flag);
 /* ---- sessions: profiling names ----------------------------------------------------------- */
 MPR_API int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session);
 MPR_API int PMPI_Session_finalize(MPI_Session *session);

@@ -50,7 +50,7 @@ bool poll_compound(pml::Request* self) {
     child = nullptr;
     progressed = true;
   }
-  if (!pending) c->complete = true;
+  if (!pending && c->held == 0) c->complete = true;
   return progressed;
 }
 

@@ -33,7 +33,8 @@ struct PersistentRequest : RtRequest {
   std::function<int(MPI_Request*)> start_coll;
   std::vector<const Datatype*> kept_types;  ///< kColl: retained for the request's life
   pml::Request* child = nullptr;            ///< the running operation, until it completes
-  bool started = false;  ///< from MPI_Start until its completion is reported (active)
+  bool started = false;       ///< from MPI_Start until its completion is reported (active)
+  std::shared_ptr<void> ext;  ///< kColl: state of the call behind start_coll (partitioned)
   ~PersistentRequest() override;
 };
 
@@ -50,7 +51,8 @@ struct GeneralizedRequest : RtRequest {
 struct CompoundRequest : RtRequest {
   std::vector<pml::Request*> children;  ///< nullptr once finished
   int status_child = -1;                ///< whose status the request reports (-1: empty)
-  std::unique_ptr<char[]> buffer;       ///< staging owned for the children (send copies)
+  int held = 0;  ///< children not issued yet (partitioned sends): incomplete until 0
+  std::unique_ptr<char[]> buffer;  ///< staging owned for the children (send copies)
   ~CompoundRequest() override;
 };
 
