@@ -115,9 +115,6 @@ int init(const char* fn, bool send, const void* buf, int partitions, MPI_Count c
                        "MPI_ANY_TAG is not allowed in partitioned communication");
   if (partitions < 1)
     return raise_error(comm, MPI_ERR_ARG, fn, "invalid partitions %d (must be >= 1)", partitions);
-  if (comm->is_inter())
-    return raise_error(comm, MPI_ERR_COMM, fn,
-                       "partitioned communication on an intercommunicator is not available");
   if (info != MPI_INFO_NULL && !to_info(info))
     return raise_error(comm, MPI_ERR_INFO, fn, "invalid info handle %p", static_cast<void*>(info));
   MPR_TRY(check_arg(fn, comm, request, "request is NULL"));

@@ -4,7 +4,8 @@
  * - a partition travels before the others are ready: the receiver sees MPI_Parrived(0) while
  *   the sender still holds partitions 1.., and tells it so before it readies them;
  * - two requests on the same (peer, tag), the second one's partitions readied first, each
- *   filling its own buffer; a derived datatype per partition; MPI_PROC_NULL partners;
+ *   filling its own buffer; a derived datatype per partition; MPI_PROC_NULL partners; an
+ *   intercommunicator;
  * - errors: MPI_Pready on a receive or an inactive request, a partition out of range,
  *   MPI_ANY_SOURCE in MPI_Precv_init. */
 #include <string.h>
@@ -131,6 +132,37 @@ static void typed_and_null(void) {
   CHECK_MPI(MPI_Request_free(&r));
 }
 
+/* Across an intercommunicator between the lower and upper halves: local rank i and remote
+ * rank i swap 4 partitions. */
+static void across_inter(void) {
+  if (size_ < 2) return;
+  const int upper = rank_ >= size_ / 2;
+  MPI_Comm half, inter;
+  CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, upper, rank_, &half));
+  CHECK_MPI(MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, upper ? 0 : size_ / 2, 11, &inter));
+  int lrank, rsize;
+  MPI_Comm_rank(inter, &lrank);
+  MPI_Comm_remote_size(inter, &rsize);
+  if (lrank < rsize) {
+    int out[8], in[8];
+    for (int i = 0; i < 8; ++i) out[i] = rank_ * 10 + i, in[i] = -1;
+    MPI_Request s, r;
+    CHECK_MPI(MPI_Psend_init(out, 4, 2, MPI_INT, lrank, 2, inter, MPI_INFO_NULL, &s));
+    CHECK_MPI(MPI_Precv_init(in, 4, 2, MPI_INT, lrank, 2, inter, MPI_INFO_NULL, &r));
+    CHECK_MPI(MPI_Start(&r));
+    CHECK_MPI(MPI_Start(&s));
+    CHECK_MPI(MPI_Pready_range(0, 3, s));
+    CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    CHECK_MPI(MPI_Wait(&s, MPI_STATUS_IGNORE));
+    const int peer = upper ? lrank : size_ / 2 + lrank; /* its rank in MPI_COMM_WORLD */
+    for (int i = 0; i < 8; ++i) CHECK_INT(in[i], ==, peer * 10 + i);
+    CHECK_MPI(MPI_Request_free(&s));
+    CHECK_MPI(MPI_Request_free(&r));
+  }
+  CHECK_MPI(MPI_Comm_free(&inter));
+  CHECK_MPI(MPI_Comm_free(&half));
+}
+
 static void errors(void) {
   CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
   int buf[4] = {0};
@@ -170,6 +202,7 @@ int main(int argc, char **argv) {
   early();
   two_channels();
   typed_and_null();
+  across_inter();
   errors();
   jobs_done("job_partitioned");
   MPI_Finalize();
