@@ -4,7 +4,8 @@
     python3 docs/update_mpi_functions.py <build>/.libs/libmpi.so
 
 Rows keep their status and notes; new exports get a "yes" row under the section of mpi.h that
-declares them; rows of functions no longer exported are dropped. Mark a function unsupported
+declares them; rows of functions no longer exported are dropped. The functions of the MPI 4.1
+standard (docs/mpi_standard_functions.txt) that libmpi.so does not export are listed at the end. Mark a function unsupported
 by editing its row ("unsupported" in the status column) when it returns
 MPI_ERR_UNSUPPORTED_OPERATION. test/unit/comm/exports_test.cc checks the result against nm.
 """
@@ -16,6 +17,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 DOC = os.path.join(HERE, "MPI_FUNCTIONS.md")
 HEADER = os.path.join(HERE, "..", "include", "mpi.h")
+STANDARD = os.path.join(HERE, "mpi_standard_functions.txt")
 ROW = re.compile(r"^\|\s*`(MPI_[A-Za-z0-9_]+)`\s*\|\s*([^|]*?)\s*\|\s*(.*?)\s*\|\s*$")
 
 
@@ -78,6 +80,24 @@ def main():
             status, notes = old.get(n, ("yes", ""))
             out.append("| `%s` | %s | %s |" % (n, status, notes))
         out.append("")
+    standard = [l.strip() for l in open(STANDARD) if l.strip() and not l.startswith("#")]
+    missing = [n for n in standard if n not in set(names)]
+    beyond = [n for n in names if n not in set(standard)]
+    out += ["## MPI 4.1 functions not provided yet", "",
+            "%d of the standard's %d C functions (`docs/mpi_standard_functions.txt`) are not "
+            "exported yet:" % (len(missing), len(standard)), ""]
+    by_chapter = {}
+    for n in missing:
+        key = "MPI-IO" if n.startswith(("MPI_File_", "MPI_Register_datarep")) else (
+            "tool interface (MPI_T)" if n.startswith("MPI_T_") else "other")
+        by_chapter.setdefault(key, []).append(n)
+    for key in ("MPI-IO", "tool interface (MPI_T)", "other"):
+        if key in by_chapter:
+            out += ["- %s (%d): %s" % (key, len(by_chapter[key]),
+                                      ", ".join("`%s`" % n for n in by_chapter[key])), ""]
+    if beyond:
+        out += ["Exported beyond the standard's list (older names kept for old programs): %s." %
+                ", ".join("`%s`" % n for n in beyond), ""]
     with open(DOC, "w") as f:
         f.write("\n".join(out))
 

@@ -47,6 +47,14 @@ typedef struct MPI_Status {
   int mpi_abi_slot[5];
 } MPI_Status;
 
+/* The Fortran 2008 binding's status, as C sees it (the same fields as MPI_Status). */
+typedef struct MPI_F08_status {
+  MPI_Fint MPI_SOURCE;
+  MPI_Fint MPI_TAG;
+  MPI_Fint MPI_ERROR;
+  MPI_Fint mpi_abi_slot[5];
+} MPI_F08_status;
+
 typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
 typedef void MPI_User_function_c(void *invec, void *inoutvec, MPI_Count *len,
                                  MPI_Datatype *datatype);
@@ -441,6 +449,17 @@ MPR_API int MPI_Status_get_tag(MPI_Status *status, int *tag);
 MPR_API int MPI_Status_set_tag(MPI_Status *status, int tag);
 MPR_API int MPI_Status_get_error(MPI_Status *status, int *error);
 MPR_API int MPI_Status_set_error(MPI_Status *status, int error);
+MPR_API int MPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status);
+MPR_API int MPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status);
+MPR_API int MPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status);
+MPR_API int MPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status);
+MPR_API int MPI_Request_get_status_all(int count, const MPI_Request array_of_requests[], int *flag,
+                                   MPI_Status array_of_statuses[]);
+MPR_API int MPI_Request_get_status_any(int count, const MPI_Request array_of_requests[], int *index,
+                                   int *flag, MPI_Status *status);
+MPR_API int MPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[],
+                                    int *outcount, int array_of_indices[],
+                                    MPI_Status array_of_statuses[]);
 
 /* ---- collectives and reduction operations --------------------------------------------------- */
 MPR_API int MPI_Barrier(MPI_Comm comm);
@@ -452,6 +471,8 @@ MPR_API int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Dat
 MPR_API int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count,
                              MPI_Datatype datatype, MPI_Op op);
 MPR_API int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op);
+MPR_API int MPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
+                                     MPI_Datatype *pair_type);
 MPR_API int MPI_Op_free(MPI_Op *op);
 MPR_API int MPI_Op_commutative(MPI_Op op, int *commute);
 
@@ -960,6 +981,17 @@ MPR_API int PMPI_Status_get_tag(MPI_Status *status, int *tag);
 MPR_API int PMPI_Status_set_tag(MPI_Status *status, int tag);
 MPR_API int PMPI_Status_get_error(MPI_Status *status, int *error);
 MPR_API int PMPI_Status_set_error(MPI_Status *status, int error);
+MPR_API int PMPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status);
+MPR_API int PMPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status);
+MPR_API int PMPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status);
+MPR_API int PMPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status);
+MPR_API int PMPI_Request_get_status_all(int count, const MPI_Request array_of_requests[], int *flag,
+                                   MPI_Status array_of_statuses[]);
+MPR_API int PMPI_Request_get_status_any(int count, const MPI_Request array_of_requests[], int *index,
+                                   int *flag, MPI_Status *status);
+MPR_API int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[],
+                                    int *outcount, int array_of_indices[],
+                                    MPI_Status array_of_statuses[]);
 MPR_API int PMPI_Barrier(MPI_Comm comm);
 MPR_API int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
 MPR_API int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
@@ -969,6 +1001,8 @@ MPR_API int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
 MPR_API int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count,
                               MPI_Datatype datatype, MPI_Op op);
 MPR_API int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op);
+MPR_API int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
+                                      MPI_Datatype *pair_type);
 MPR_API int PMPI_Op_free(MPI_Op *op);
 MPR_API int PMPI_Op_commutative(MPI_Op op, int *commute);
 MPR_API int PMPI_Type_size(MPI_Datatype datatype, int *size);

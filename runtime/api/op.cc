@@ -57,3 +57,34 @@ extern "C" int PMPI_Op_commutative(MPI_Op op, int* commute) {
   return MPI_SUCCESS;
 }
 MPR_WEAK_ALIAS(Op_commutative);
+
+// MPI 4.1: the predefined pair type MPI_MINLOC/MPI_MAXLOC reduce for (value, index) types, or
+// MPI_DATATYPE_NULL where there is none.
+extern "C" int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
+                                         MPI_Datatype* pair_type) {
+  constexpr const char* fn = "MPI_Type_get_value_index";
+  MPR_TRY(check_running(fn));
+  Datatype *v, *i;
+  MPR_TRY(check_type(fn, nullptr, value_type, &v));
+  MPR_TRY(check_type(fn, nullptr, index_type, &i));
+  MPR_TRY(check_arg(fn, nullptr, pair_type, "pair_type is NULL"));
+  struct Pair {
+    MPI_Datatype value, index, pair;
+  };
+  static const Pair pairs[] = {
+      {MPI_FLOAT, MPI_INT, MPI_FLOAT_INT},
+      {MPI_DOUBLE, MPI_INT, MPI_DOUBLE_INT},
+      {MPI_LONG, MPI_INT, MPI_LONG_INT},
+      {MPI_INT, MPI_INT, MPI_2INT},
+      {MPI_SHORT, MPI_INT, MPI_SHORT_INT},
+      {MPI_LONG_DOUBLE, MPI_INT, MPI_LONG_DOUBLE_INT},
+      {MPI_REAL, MPI_REAL, MPI_2REAL},
+      {MPI_DOUBLE_PRECISION, MPI_DOUBLE_PRECISION, MPI_2DOUBLE_PRECISION},
+      {MPI_INTEGER, MPI_INTEGER, MPI_2INTEGER},
+  };
+  *pair_type = MPI_DATATYPE_NULL;
+  for (const Pair& p : pairs)
+    if (p.value == value_type && p.index == index_type) *pair_type = p.pair;
+  return MPI_SUCCESS;
+}
+MPR_WEAK_ALIAS(Type_get_value_index);

@@ -2,6 +2,8 @@
  * - MPI_Info objects made, filled, read, duplicated and freed before MPI_Init and after
  *   MPI_Finalize (one made before init is used as a hint inside and freed after finalize);
  * - MPI_Status_get/set_source, _tag, _error round trips, and MPI_ERR_ARG for a NULL status;
+ * - MPI_Request_get_status_all/_any/_some, the Fortran 2008 status conversions,
+ *   MPI_Type_get_value_index;
  * - MPI_Get_hw_resource_info: the resource type MPI_COMM_TYPE_HW_GUIDED accepts, and this
  *   process's CPUs;
  * - one-sided calls on MPI_PROC_NULL (lock, flush, unlock, request-based put/get) and
@@ -62,6 +64,80 @@ static void status_fields(void) {
   CHECK_ERR_CLASS(MPI_Status_get_tag(MPI_STATUS_IGNORE, &v), MPI_ERR_ARG);
   CHECK_ERR_CLASS(MPI_Status_set_source(NULL, 1), MPI_ERR_ARG);
   CHECK_ERR_CLASS(MPI_Status_get_error(&st, NULL), MPI_ERR_ARG);
+}
+
+/* MPI_Request_get_status_all/_any/_some report completion and leave the requests alone; the
+ * Fortran 2008 status conversions; MPI_Type_get_value_index. */
+static void request_status_arrays(void) {
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+  int in[2] = {-1, -1}, out[2] = {rank, rank + 1000}, flag = -1, index = -1, outcount = -1;
+  int idx[3];
+  MPI_Request q[3];
+  MPI_Status st[3];
+  /* Nothing active: all and any say done, some says MPI_UNDEFINED. */
+  q[0] = q[1] = q[2] = MPI_REQUEST_NULL;
+  CHECK_MPI(MPI_Request_get_status_all(3, q, &flag, st));
+  CHECK_INT(flag, ==, 1);
+  CHECK_INT(st[1].MPI_SOURCE, ==, MPI_ANY_SOURCE);
+  CHECK_MPI(MPI_Request_get_status_any(3, q, &index, &flag, MPI_STATUS_IGNORE));
+  CHECK(flag == 1 && index == MPI_UNDEFINED);
+  CHECK_MPI(MPI_Request_get_status_some(3, q, &outcount, idx, st));
+  CHECK_INT(outcount, ==, MPI_UNDEFINED);
+
+  /* A receive that cannot complete yet (tag 21 is sent only after our checks). */
+  CHECK_MPI(MPI_Irecv(&in[0], 1, MPI_INT, prev, 21, MPI_COMM_WORLD, &q[0]));
+  CHECK_MPI(MPI_Irecv(&in[1], 1, MPI_INT, prev, 22, MPI_COMM_WORLD, &q[1]));
+  CHECK_MPI(MPI_Send(&out[1], 1, MPI_INT, next, 22, MPI_COMM_WORLD));
+  do {
+    CHECK_MPI(MPI_Request_get_status_some(2, q, &outcount, idx, st));
+  } while (outcount == 0);
+  CHECK_INT(outcount, ==, 1);
+  CHECK_INT(idx[0], ==, 1);
+  CHECK_INT(st[0].MPI_TAG, ==, 22);
+  CHECK(q[1] != MPI_REQUEST_NULL); /* not freed */
+  CHECK_MPI(MPI_Request_get_status_all(2, q, &flag, MPI_STATUSES_IGNORE));
+  CHECK_INT(flag, ==, 0);
+  CHECK_MPI(MPI_Request_get_status_any(1, q, &index, &flag, MPI_STATUS_IGNORE));
+  CHECK_INT(flag, ==, 0);
+  /* prev sends tag 21 only once we say our checks are done, and we wait for next's word. */
+  int go = 1;
+  CHECK_MPI(MPI_Send(&go, 1, MPI_INT, prev, 23, MPI_COMM_WORLD));
+  CHECK_MPI(MPI_Recv(&go, 1, MPI_INT, next, 23, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+  CHECK_MPI(MPI_Send(&out[0], 1, MPI_INT, next, 21, MPI_COMM_WORLD));
+  do {
+    CHECK_MPI(MPI_Request_get_status_all(2, q, &flag, st));
+  } while (!flag);
+  CHECK_INT(st[0].MPI_TAG, ==, 21);
+  CHECK_INT(st[1].MPI_SOURCE, ==, prev);
+  CHECK_MPI(MPI_Request_get_status_any(2, q, &index, &flag, &st[2]));
+  CHECK(flag == 1 && (index == 0 || index == 1));
+  CHECK_MPI(MPI_Waitall(2, q, MPI_STATUSES_IGNORE));
+  CHECK_INT(in[0], ==, prev);
+  CHECK_INT(in[1], ==, prev + 1000);
+
+  MPI_F08_status f08;
+  MPI_Status back;
+  MPI_Fint f[MPI_F_STATUS_SIZE];
+  CHECK_MPI(MPI_Status_c2f08(&st[0], &f08));
+  CHECK_INT(f08.MPI_TAG, ==, 21);
+  CHECK_MPI(MPI_Status_f082f(&f08, f));
+  CHECK_MPI(MPI_Status_f2f08(f, &f08));
+  CHECK_MPI(MPI_Status_f082c(&f08, &back));
+  int n = -1;
+  CHECK_MPI(MPI_Get_count(&back, MPI_INT, &n));
+  CHECK_INT(n, ==, 1);
+  CHECK_INT(back.MPI_SOURCE, ==, prev);
+
+  MPI_Datatype pair = MPI_DATATYPE_NULL;
+  CHECK_MPI(MPI_Type_get_value_index(MPI_DOUBLE, MPI_INT, &pair));
+  CHECK(pair == MPI_DOUBLE_INT);
+  CHECK_MPI(MPI_Type_get_value_index(MPI_INT, MPI_INT, &pair));
+  CHECK(pair == MPI_2INT);
+  CHECK_MPI(MPI_Type_get_value_index(MPI_DOUBLE, MPI_LONG, &pair));
+  CHECK(pair == MPI_DATATYPE_NULL);
 }
 
 static void hw_info(void) {
@@ -154,6 +230,7 @@ int main(int argc, char **argv) {
   CHECK_MPI(MPI_Info_free(&got));
   CHECK_MPI(MPI_Comm_free(&dup));
   status_fields();
+  request_status_arrays();
   hw_info();
   rma_edges();
   jobs_done("job_api_anytime");
