@@ -189,6 +189,8 @@ typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *error_code, ...);
 #define MPI_MAX_LIBRARY_VERSION_STRING 256
 #define MPI_MAX_OBJECT_NAME 128
 #define MPI_BSEND_OVERHEAD 64
+/* MPI 4.1: attach this as the buffer to have the library buffer every message as needed. */
+#define MPI_BUFFER_AUTOMATIC ((void *)-1)
 
 #define MPI_THREAD_SINGLE 0
 #define MPI_THREAD_FUNNELED 1
@@ -389,6 +391,15 @@ MPR_API int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, in
                      MPI_Comm comm, MPI_Status *status);
 MPR_API int MPI_Buffer_attach(void *buffer, int size);
 MPR_API int MPI_Buffer_detach(void *buffer_addr, int *size);
+/* MPI 4.1: buffers per communicator and per session (sessions' are declared with sessions) */
+MPR_API int MPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size);
+MPR_API int MPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size);
+MPR_API int MPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size);
+MPR_API int MPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size);
+MPR_API int MPI_Comm_flush_buffer(MPI_Comm comm);
+MPR_API int MPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request);
+MPR_API int MPI_Buffer_flush(void);
+MPR_API int MPI_Buffer_iflush(MPI_Request *request);
 MPR_API int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                       MPI_Comm comm, MPI_Request *request);
 MPR_API int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
@@ -923,6 +934,15 @@ MPR_API int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, i
                       MPI_Comm comm, MPI_Status *status);
 MPR_API int PMPI_Buffer_attach(void *buffer, int size);
 MPR_API int PMPI_Buffer_detach(void *buffer_addr, int *size);
+/* MPI 4.1: buffers per communicator and per session (sessions' are declared with sessions) */
+MPR_API int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size);
+MPR_API int PMPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size);
+MPR_API int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size);
+MPR_API int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size);
+MPR_API int PMPI_Comm_flush_buffer(MPI_Comm comm);
+MPR_API int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request);
+MPR_API int PMPI_Buffer_flush(void);
+MPR_API int PMPI_Buffer_iflush(MPI_Request *request);
 MPR_API int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                        MPI_Comm comm, MPI_Request *request);
 MPR_API int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
@@ -1719,6 +1739,12 @@ MPR_API int MPI_Session_create_errhandler(MPI_Session_errhandler_function *sessi
 MPR_API int MPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler);
 MPR_API int MPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler);
 MPR_API int MPI_Session_call_errhandler(MPI_Session session, int errorcode);
+MPR_API int MPI_Session_attach_buffer(MPI_Session session, void *buffer, int size);
+MPR_API int MPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size);
+MPR_API int MPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size);
+MPR_API int MPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Count *size);
+MPR_API int MPI_Session_flush_buffer(MPI_Session session);
+MPR_API int MPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request);
 MPR_API MPI_Fint MPI_Session_c2f(MPI_Session session);
 MPR_API MPI_Session MPI_Session_f2c(MPI_Fint session);
 
@@ -2488,6 +2514,12 @@ MPR_API int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *sess
 MPR_API int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler);
 MPR_API int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler);
 MPR_API int PMPI_Session_call_errhandler(MPI_Session session, int errorcode);
+MPR_API int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size);
+MPR_API int PMPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size);
+MPR_API int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size);
+MPR_API int PMPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Count *size);
+MPR_API int PMPI_Session_flush_buffer(MPI_Session session);
+MPR_API int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request);
 MPR_API MPI_Fint PMPI_Session_c2f(MPI_Session session);
 MPR_API MPI_Session PMPI_Session_f2c(MPI_Fint session);
 

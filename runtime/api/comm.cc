@@ -10,6 +10,7 @@
 #include "runtime/api/handles.h"
 #include "runtime/coll/coll.h"
 #include "runtime/comm/comm.h"
+#include "runtime/p2p/bsend.h"
 
 using namespace mpr::runtime;
 using namespace mpr::runtime::api;
@@ -59,6 +60,7 @@ extern "C" int PMPI_Comm_free(MPI_Comm* h) {
     return raise_error(comm, MPI_ERR_COMM, fn, "cannot free %s", comm->name().c_str());
   // Delete callbacks run now, while the communicator is still usable from inside them.
   MPR_TRY(raise(comm, attrs_delete_all(fn, comm)));
+  if (comm->bsend) comm->bsend->drain();  // its attached buffer goes with it (MPI 4.1)
   comm->mark_freed();
   comm->release();
   *h = MPI_COMM_NULL;

@@ -120,7 +120,7 @@ int bsend_impl(const char* fn, const void* buf, MPI_Count count, MPI_Datatype da
   Datatype* dt;
   MPR_TRY(check_send(fn, h, buf, count, datatype, dest, tag, &comm, &dt));
   if (dest == MPI_PROC_NULL) return MPI_SUCCESS;
-  return raise(comm, g_state.bsend->send(fn, comm, buf, count, dt, dest, tag));
+  return raise(comm, bsend_for(comm)->send(fn, comm, buf, count, dt, dest, tag));
 }
 }  // namespace
 
@@ -144,7 +144,7 @@ int ibsend_impl(const char* fn, const void* buf, MPI_Count count, MPI_Datatype d
   MPR_TRY(check_send(fn, h, buf, count, datatype, dest, tag, &comm, &dt));
   MPR_TRY(check_arg(fn, comm, request, "request is NULL"));
   if (dest != MPI_PROC_NULL)
-    MPR_TRY(raise(comm, g_state.bsend->send(fn, comm, buf, count, dt, dest, tag)));
+    MPR_TRY(raise(comm, bsend_for(comm)->send(fn, comm, buf, count, dt, dest, tag)));
   // The message is in the attached buffer: as far as the user is concerned it is sent.
   *request = to_handle(completed_request(comm, MPI_PROC_NULL, MPI_ANY_TAG));
   return MPI_SUCCESS;
@@ -163,68 +163,131 @@ extern "C" int PMPI_Ibsend_c(const void* buf, MPI_Count count, MPI_Datatype data
 }
 MPR_WEAK_ALIAS(Ibsend_c);
 
+// ---- buffers for buffered sends: the process's (MPI_Buffer_*), and MPI 4.1's per
+// communicator (MPI_Comm_*_buffer; the session forms are in session.cc) ---------------------
+
 namespace {
 
-int buffer_attach(const char* fn, void* buffer, MPI_Count size) {
+// The process's buffer (comm == MPI_COMM_NULL) or comm's own, made on first use; errors are
+// raised on comm (nullptr for the process's).
+int buffer_of(const char* fn, MPI_Comm h, Comm** comm, BsendBuffer** b) {
   MPR_TRY(check_running(fn));
-  if (size < 0)
-    return raise_error(nullptr, MPI_ERR_ARG, fn, "invalid size %lld", static_cast<long long>(size));
-  if (!buffer && size > 0)
-    return raise_error(nullptr, MPI_ERR_BUFFER, fn, "NULL buffer with size %lld",
-                       static_cast<long long>(size));
-  if (g_state.bsend->attached())
-    return raise_error(nullptr, MPI_ERR_BUFFER, fn,
-                       "a buffer is already attached (detach it first)");
-  g_state.bsend->attach(buffer, static_cast<size_t>(size));
+  *comm = nullptr;
+  if (h == MPI_COMM_NULL) {
+    *b = g_state.bsend.get();
+    return MPI_SUCCESS;
+  }
+  MPR_TRY(check_comm(fn, h, comm));
+  if (!(*comm)->bsend) (*comm)->bsend = std::make_unique<BsendBuffer>();
+  *b = (*comm)->bsend.get();
   return MPI_SUCCESS;
 }
 
-/// `int_size`: the int form, which cannot report a buffer of INT_MAX bytes or more (the
-/// buffer then stays attached).
-int buffer_detach(const char* fn, void* buffer_addr, size_t* size, bool int_size) {
-  MPR_TRY(check_running(fn));
-  MPR_TRY(check_arg(fn, nullptr, buffer_addr && size, "buffer_addr or size is NULL"));
-  if (!g_state.bsend->attached())
-    return raise_error(nullptr, MPI_ERR_BUFFER, fn, "no buffer is attached");
-  if (int_size && g_state.bsend->capacity() > static_cast<size_t>(INT_MAX))
-    return raise_error(
-        nullptr, MPI_ERR_VALUE_TOO_LARGE, fn,
-        "the attached buffer's size %zu does not fit an int (use MPI_Buffer_detach_c)",
-        g_state.bsend->capacity());
-  void* buf = nullptr;
-  g_state.bsend->detach(&buf, size);
-  // buffer_addr is really a void** (C binding quirk of MPI).
-  std::memcpy(buffer_addr, &buf, sizeof buf);
+int attach(const char* fn, MPI_Comm h, void* buffer, MPI_Count size) {
+  Comm* comm;
+  BsendBuffer* b;
+  MPR_TRY(buffer_of(fn, h, &comm, &b));
+  return raise(comm, buffer_attach(fn, b, buffer, size));
+}
+
+template <typename Size>
+int detach(const char* fn, MPI_Comm h, void* buffer_addr, Size* size) {
+  Comm* comm;
+  BsendBuffer* b;
+  MPR_TRY(buffer_of(fn, h, &comm, &b));
+  size_t n = 0;
+  MPR_TRY(raise(comm, buffer_detach(fn, b, buffer_addr, size ? &n : nullptr,
+                                    sizeof(Size) < sizeof(MPI_Count))));
+  *size = static_cast<Size>(n);
+  return MPI_SUCCESS;
+}
+
+int flush(const char* fn, MPI_Comm h, MPI_Request* request) {
+  Comm* comm;
+  BsendBuffer* b;
+  MPR_TRY(buffer_of(fn, h, &comm, &b));
+  if (!request) {
+    b->drain();
+    return MPI_SUCCESS;
+  }
+  *request = to_handle(flush_request(comm ? comm : g_state.self, b));
   return MPI_SUCCESS;
 }
 
 }  // namespace
 
 extern "C" int PMPI_Buffer_attach(void* buffer, int size) {
-  return buffer_attach("MPI_Buffer_attach", buffer, size);
+  return attach("MPI_Buffer_attach", MPI_COMM_NULL, buffer, size);
 }
 MPR_WEAK_ALIAS(Buffer_attach);
 
 extern "C" int PMPI_Buffer_attach_c(void* buffer, MPI_Count size) {
-  return buffer_attach("MPI_Buffer_attach_c", buffer, size);
+  return attach("MPI_Buffer_attach_c", MPI_COMM_NULL, buffer, size);
 }
 MPR_WEAK_ALIAS(Buffer_attach_c);
 
 extern "C" int PMPI_Buffer_detach(void* buffer_addr, int* size) {
-  size_t n = 0;
-  MPR_TRY(buffer_detach("MPI_Buffer_detach", buffer_addr, size ? &n : nullptr, true));
-  *size = static_cast<int>(n);
-  return MPI_SUCCESS;
+  return detach("MPI_Buffer_detach", MPI_COMM_NULL, buffer_addr, size);
 }
 MPR_WEAK_ALIAS(Buffer_detach);
 
 extern "C" int PMPI_Buffer_detach_c(void* buffer_addr, MPI_Count* size) {
-  size_t n = 0;
-  MPR_TRY(buffer_detach("MPI_Buffer_detach_c", buffer_addr, size ? &n : nullptr, false));
-  *size = static_cast<MPI_Count>(n);
-  return MPI_SUCCESS;
+  return detach("MPI_Buffer_detach_c", MPI_COMM_NULL, buffer_addr, size);
 }
 MPR_WEAK_ALIAS(Buffer_detach_c);
+
+extern "C" int PMPI_Buffer_flush(void) { return flush("MPI_Buffer_flush", MPI_COMM_NULL, nullptr); }
+MPR_WEAK_ALIAS(Buffer_flush);
+
+extern "C" int PMPI_Buffer_iflush(MPI_Request* request) {
+  if (!request && running())
+    return raise_error(nullptr, MPI_ERR_ARG, "MPI_Buffer_iflush", "request is NULL");
+  return flush("MPI_Buffer_iflush", MPI_COMM_NULL, request);
+}
+MPR_WEAK_ALIAS(Buffer_iflush);
+
+extern "C" int PMPI_Comm_attach_buffer(MPI_Comm comm, void* buffer, int size) {
+  if (comm == MPI_COMM_NULL && running())
+    return raise_error(nullptr, MPI_ERR_COMM, "MPI_Comm_attach_buffer", "comm is MPI_COMM_NULL");
+  return attach("MPI_Comm_attach_buffer", comm, buffer, size);
+}
+MPR_WEAK_ALIAS(Comm_attach_buffer);
+
+extern "C" int PMPI_Comm_attach_buffer_c(MPI_Comm comm, void* buffer, MPI_Count size) {
+  if (comm == MPI_COMM_NULL && running())
+    return raise_error(nullptr, MPI_ERR_COMM, "MPI_Comm_attach_buffer_c", "comm is MPI_COMM_NULL");
+  return attach("MPI_Comm_attach_buffer_c", comm, buffer, size);
+}
+MPR_WEAK_ALIAS(Comm_attach_buffer_c);
+
+extern "C" int PMPI_Comm_detach_buffer(MPI_Comm comm, void* buffer_addr, int* size) {
+  if (comm == MPI_COMM_NULL && running())
+    return raise_error(nullptr, MPI_ERR_COMM, "MPI_Comm_detach_buffer", "comm is MPI_COMM_NULL");
+  return detach("MPI_Comm_detach_buffer", comm, buffer_addr, size);
+}
+MPR_WEAK_ALIAS(Comm_detach_buffer);
+
+extern "C" int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void* buffer_addr, MPI_Count* size) {
+  if (comm == MPI_COMM_NULL && running())
+    return raise_error(nullptr, MPI_ERR_COMM, "MPI_Comm_detach_buffer_c", "comm is MPI_COMM_NULL");
+  return detach("MPI_Comm_detach_buffer_c", comm, buffer_addr, size);
+}
+MPR_WEAK_ALIAS(Comm_detach_buffer_c);
+
+extern "C" int PMPI_Comm_flush_buffer(MPI_Comm comm) {
+  if (comm == MPI_COMM_NULL && running())
+    return raise_error(nullptr, MPI_ERR_COMM, "MPI_Comm_flush_buffer", "comm is MPI_COMM_NULL");
+  return flush("MPI_Comm_flush_buffer", comm, nullptr);
+}
+MPR_WEAK_ALIAS(Comm_flush_buffer);
+
+extern "C" int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request* request) {
+  if ((comm == MPI_COMM_NULL || !request) && running())
+    return raise_error(to_comm(comm), comm == MPI_COMM_NULL ? MPI_ERR_COMM : MPI_ERR_ARG,
+                       "MPI_Comm_iflush_buffer", "comm is MPI_COMM_NULL or request is NULL");
+  return flush("MPI_Comm_iflush_buffer", comm, request);
+}
+MPR_WEAK_ALIAS(Comm_iflush_buffer);
 
 namespace {
 int recv_impl(const char* fn, void* buf, MPI_Count count, MPI_Datatype datatype, int source,

@@ -9,6 +9,8 @@
 #include "runtime/api/handles.h"
 #include "runtime/comm/group.h"
 #include "runtime/core/info.h"
+#include "runtime/p2p/bsend.h"
+#include "runtime/p2p/request.h"
 
 using namespace mpr::runtime;
 using namespace mpr::runtime::api;
@@ -19,6 +21,8 @@ struct mpr_session_s {
   Errhandler* errhandler = nullptr;
   int thread_level = MPI_THREAD_SINGLE;
   std::vector<std::pair<std::string, std::string>> info;  ///< the info given to Session_init
+  /// MPI_Session_attach_buffer's buffer, used by buffered sends on the session's communicators.
+  std::unique_ptr<mpr::runtime::BsendBuffer> bsend = std::make_unique<mpr::runtime::BsendBuffer>();
 };
 
 namespace {
@@ -131,11 +135,13 @@ int check_stringtag(const char* fn, const char* stringtag) {
 }
 
 // The new communicator's hints and handler.
-int finish_comm(const char* fn, Comm* c, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm* out) {
+int finish_comm(const char* fn, Comm* c, const Group* g, MPI_Info info, MPI_Errhandler errhandler,
+                MPI_Comm* out) {
   if (!c) {
     *out = MPI_COMM_NULL;
     return MPI_SUCCESS;
   }
+  c->session_bsend = g->session_bsend;
   if (Info* in = info == MPI_INFO_NULL ? nullptr : to_info(info)) c->hints() = in->entries();
   if (errhandler != MPI_ERRHANDLER_NULL) {
     Errhandler* eh = to_errhandler(errhandler);
@@ -211,6 +217,7 @@ extern "C" int PMPI_Session_finalize(MPI_Session* session) {
   Session* s;
   MPR_TRY(check_session(fn, *session, &s));
   Errhandler* eh = s->errhandler;
+  s->bsend->drain();
   s->magic = 0;
   delete s;
   *session = MPI_SESSION_NULL;
@@ -304,6 +311,7 @@ extern "C" int PMPI_Group_from_session_pset(MPI_Session session, const char* pse
                                        "mpi://SELF)",
                                        pset_name));
   *newgroup = make_group_handle(std::move(members));
+  to_group(*newgroup)->session_bsend = s->bsend.get();
   return MPI_SUCCESS;
 }
 MPR_WEAK_ALIAS(Group_from_session_pset);
@@ -325,7 +333,7 @@ extern "C" int PMPI_Comm_create_from_group(MPI_Group group, const char* stringta
   Comm* c = nullptr;
   MPR_TRY(
       raise(nullptr, comm_create_group(fn, g_state.world, g->members(), tag_of(stringtag), &c)));
-  return finish_comm(fn, c, info, errhandler, newcomm);
+  return finish_comm(fn, c, g, info, errhandler, newcomm);
 }
 MPR_WEAK_ALIAS(Comm_create_from_group);
 
@@ -356,7 +364,7 @@ extern "C" int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int loca
                             &inter);
   local->release();
   MPR_TRY(raise(nullptr, rc));
-  return finish_comm(fn, inter, info, errhandler, newintercomm);
+  return finish_comm(fn, inter, lg, info, errhandler, newintercomm);
 }
 MPR_WEAK_ALIAS(Intercomm_create_from_groups);
 
@@ -409,3 +417,73 @@ extern "C" int PMPI_Session_call_errhandler(MPI_Session session, int errorcode) 
   return MPI_SUCCESS;
 }
 MPR_WEAK_ALIAS(Session_call_errhandler);
+
+// ---- buffers for buffered sends on the session's communicators (MPI 4.1) --------------------
+
+namespace {
+
+int session_buffer(const char* fn, MPI_Session h, Session** s) {
+  MPR_TRY(check_session(fn, h, s));
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" int PMPI_Session_attach_buffer_c(MPI_Session session, void* buffer, MPI_Count size) {
+  constexpr const char* fn = "MPI_Session_attach_buffer_c";
+  Session* s;
+  MPR_TRY(session_buffer(fn, session, &s));
+  return raise_session(s, buffer_attach(fn, s->bsend.get(), buffer, size));
+}
+MPR_WEAK_ALIAS(Session_attach_buffer_c);
+
+extern "C" int PMPI_Session_attach_buffer(MPI_Session session, void* buffer, int size) {
+  constexpr const char* fn = "MPI_Session_attach_buffer";
+  Session* s;
+  MPR_TRY(session_buffer(fn, session, &s));
+  return raise_session(s, buffer_attach(fn, s->bsend.get(), buffer, size));
+}
+MPR_WEAK_ALIAS(Session_attach_buffer);
+
+extern "C" int PMPI_Session_detach_buffer(MPI_Session session, void* buffer_addr, int* size) {
+  constexpr const char* fn = "MPI_Session_detach_buffer";
+  Session* s;
+  MPR_TRY(session_buffer(fn, session, &s));
+  size_t n = 0;
+  MPR_TRY(
+      raise_session(s, buffer_detach(fn, s->bsend.get(), buffer_addr, size ? &n : nullptr, true)));
+  *size = static_cast<int>(n);
+  return MPI_SUCCESS;
+}
+MPR_WEAK_ALIAS(Session_detach_buffer);
+
+extern "C" int PMPI_Session_detach_buffer_c(MPI_Session session, void* buffer_addr,
+                                            MPI_Count* size) {
+  constexpr const char* fn = "MPI_Session_detach_buffer_c";
+  Session* s;
+  MPR_TRY(session_buffer(fn, session, &s));
+  size_t n = 0;
+  MPR_TRY(
+      raise_session(s, buffer_detach(fn, s->bsend.get(), buffer_addr, size ? &n : nullptr, false)));
+  *size = static_cast<MPI_Count>(n);
+  return MPI_SUCCESS;
+}
+MPR_WEAK_ALIAS(Session_detach_buffer_c);
+
+extern "C" int PMPI_Session_flush_buffer(MPI_Session session) {
+  Session* s;
+  MPR_TRY(session_buffer("MPI_Session_flush_buffer", session, &s));
+  s->bsend->drain();
+  return MPI_SUCCESS;
+}
+MPR_WEAK_ALIAS(Session_flush_buffer);
+
+extern "C" int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request* request) {
+  constexpr const char* fn = "MPI_Session_iflush_buffer";
+  Session* s;
+  MPR_TRY(session_buffer(fn, session, &s));
+  if (!request) return session_error(s, MPI_ERR_ARG, fn, "request is NULL");
+  *request = to_handle(flush_request(g_state.self, s->bsend.get()));
+  return MPI_SUCCESS;
+}
+MPR_WEAK_ALIAS(Session_iflush_buffer);

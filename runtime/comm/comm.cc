@@ -7,6 +7,7 @@
 #include "runtime/comm/comm_impl.h"
 #include "runtime/comm/topo.h"
 #include "runtime/core/state.h"
+#include "runtime/p2p/bsend.h"
 
 namespace mpr::runtime {
 

@@ -20,6 +20,7 @@
 namespace mpr::runtime {
 
 struct Topology;
+class BsendBuffer;
 
 class Comm {
  public:
@@ -85,6 +86,11 @@ class Comm {
   /// communicator.
   Comm* local_comm();
   static constexpr uint32_t kLocalCtxOffset = 0x40000000;
+
+  /// MPI_Comm_attach_buffer's buffer (made on first attach), and the buffer of the session
+  /// the communicator came from (MPI_Session_attach_buffer), for buffered sends (bsend_for).
+  std::unique_ptr<BsendBuffer> bsend;
+  BsendBuffer* session_bsend = nullptr;
 
   /// Pending requests keep their communicator alive past MPI_Comm_free.
   void retain() { ++refs_; }

@@ -9,6 +9,8 @@
 
 namespace mpr::runtime {
 
+class BsendBuffer;
+
 class Group {
  public:
   static constexpr unsigned kMagic = 0x47727570;  // "Grup"
@@ -30,6 +32,10 @@ class Group {
   MPI_Group handle() const { return reinterpret_cast<MPI_Group>(const_cast<Group*>(this)); }
   void retain() { ++refs_; }
   void release();
+
+  /// A process set's group (MPI_Group_from_session_pset): its session's buffer for buffered
+  /// sends, which communicators made from the group use (MPI 4.1).
+  BsendBuffer* session_bsend = nullptr;
 
  private:
   ~Group() { magic_ = 0; }

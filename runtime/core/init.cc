@@ -113,7 +113,7 @@ void bring_up(const char* fn, int required) {
 // One user fewer; after the last, bring the library down.
 int release(const char* fn) {
   if (--g_state.users > 0) return MPI_SUCCESS;
-  g_state.bsend->drain();
+  BsendBuffer::drain_all();  // the process's, every communicator's and session's
   reap_orphans(true);
   try {
     the_pml().finalize();

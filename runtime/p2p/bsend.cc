@@ -1,12 +1,33 @@
 #include "runtime/p2p/bsend.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstdint>
+#include <cstring>
 
 #include "runtime/core/errors.h"
 #include "runtime/core/state.h"
+#include "runtime/p2p/request.h"
 
 namespace mpr::runtime {
+
+namespace {
+std::vector<BsendBuffer*>& all_buffers() {
+  static std::vector<BsendBuffer*> v;
+  return v;
+}
+}  // namespace
+
+BsendBuffer::BsendBuffer() { all_buffers().push_back(this); }
+
+BsendBuffer::~BsendBuffer() {
+  auto& v = all_buffers();
+  v.erase(std::remove(v.begin(), v.end(), this), v.end());
+}
+
+void BsendBuffer::drain_all() {
+  for (BsendBuffer* b : all_buffers()) b->drain();
+}
 
 void BsendBuffer::attach(void* buf, size_t size) {
   base_ = static_cast<char*>(buf);
@@ -15,10 +36,16 @@ void BsendBuffer::attach(void* buf, size_t size) {
 
 void BsendBuffer::detach(void** buf, size_t* size) {
   drain();
-  *buf = base_;
+  *buf = automatic_ ? MPI_BUFFER_AUTOMATIC : base_;
   *size = size_;
   base_ = nullptr;
   size_ = 0;
+  automatic_ = false;
+}
+
+bool BsendBuffer::flushed() {
+  reclaim();
+  return segs_.empty();
 }
 
 void BsendBuffer::drain() {
@@ -65,7 +92,17 @@ int BsendBuffer::send(const char* fn, Comm* comm, const void* buf, MPI_Count cou
   // sizing arithmetic valid.
   size_t len = bytes + MPI_BSEND_OVERHEAD;
   if (!attached())
-    return make_error(MPI_ERR_BUFFER, fn, "no buffer attached (call MPI_Buffer_attach first)");
+    return make_error(MPI_ERR_BUFFER, fn,
+                      "no buffer attached (call MPI_Buffer_attach, MPI_Comm_attach_buffer or "
+                      "MPI_Session_attach_buffer first)");
+  if (automatic_) {
+    auto copy = std::make_unique<char[]>(bytes ? bytes : 1);
+    type->pack(buf, static_cast<size_t>(count), copy.get());
+    pml::Request* r = the_pml().isend(copy.get(), bytes, comm->peer(dest), comm->rank(), tag,
+                                      comm->ctx_p2p(), pml::SendMode::kStandard);
+    segs_.push_back(Segment{0, 0, r, std::move(copy)});
+    return MPI_SUCCESS;
+  }
   size_t off = 0;
   if (!alloc(len, &off)) {
     reclaim();
@@ -82,11 +119,71 @@ int BsendBuffer::send(const char* fn, Comm* comm, const void* buf, MPI_Count cou
   type->pack(buf, static_cast<size_t>(count), slot);
   pml::Request* r = the_pml().isend(slot, bytes, comm->peer(dest), comm->rank(), tag,
                                     comm->ctx_p2p(), pml::SendMode::kStandard);
-  Segment seg{off, len, r};
-  segs_.insert(std::upper_bound(segs_.begin(), segs_.end(), seg,
-                                [](const Segment& a, const Segment& b) { return a.off < b.off; }),
-               seg);
+  Segment seg{off, len, r, nullptr};
+  auto at = std::upper_bound(segs_.begin(), segs_.end(), seg,
+                             [](const Segment& a, const Segment& b) { return a.off < b.off; });
+  segs_.insert(at, std::move(seg));
   return MPI_SUCCESS;
+}
+
+int buffer_attach(const char* fn, BsendBuffer* b, void* buffer, MPI_Count size) {
+  if (b->attached())
+    return make_error(MPI_ERR_BUFFER, fn, "a buffer is already attached (detach it first)");
+  if (buffer == MPI_BUFFER_AUTOMATIC) {
+    b->attach_automatic();
+    return MPI_SUCCESS;
+  }
+  if (size < 0)
+    return make_error(MPI_ERR_ARG, fn, "invalid size %lld", static_cast<long long>(size));
+  if (!buffer && size > 0)
+    return make_error(MPI_ERR_BUFFER, fn, "NULL buffer with size %lld",
+                      static_cast<long long>(size));
+  b->attach(buffer, static_cast<size_t>(size));
+  return MPI_SUCCESS;
+}
+
+int buffer_detach(const char* fn, BsendBuffer* b, void* buffer_addr, size_t* size, bool int_size) {
+  if (!buffer_addr || !size) return make_error(MPI_ERR_ARG, fn, "buffer_addr or size is NULL");
+  if (!b->attached()) return make_error(MPI_ERR_BUFFER, fn, "no buffer is attached");
+  if (int_size && b->capacity() > static_cast<size_t>(INT_MAX))
+    return make_error(MPI_ERR_VALUE_TOO_LARGE, fn,
+                      "the attached buffer's size %zu does not fit an int (use the _c form)",
+                      b->capacity());
+  void* buf = nullptr;
+  b->detach(&buf, size);
+  // buffer_addr is really a void** (C binding quirk of MPI).
+  std::memcpy(buffer_addr, &buf, sizeof buf);
+  return MPI_SUCCESS;
+}
+
+BsendBuffer* bsend_for(Comm* comm) {
+  if (comm->bsend && comm->bsend->attached()) return comm->bsend.get();
+  if (comm->session_bsend && comm->session_bsend->attached()) return comm->session_bsend;
+  return g_state.bsend.get();
+}
+
+namespace {
+
+struct FlushRequest : RtRequest {
+  BsendBuffer* buffer = nullptr;
+};
+
+bool poll_flush(pml::Request* self) {
+  auto* f = static_cast<FlushRequest*>(self);
+  if (!f->buffer->flushed()) return false;
+  f->complete = true;
+  return true;
+}
+
+}  // namespace
+
+pml::Request* flush_request(Comm* comm, BsendBuffer* b) {
+  auto* f = new FlushRequest;
+  adopt(f, comm);
+  f->buffer = b;
+  f->poll = poll_flush;
+  poll_flush(f);
+  return f;
 }
 
 }  // namespace mpr::runtime

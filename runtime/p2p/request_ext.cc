@@ -134,7 +134,7 @@ int persistent_start(const char* fn, PersistentRequest* r, bool* raised) {
       break;
     case PersistentRequest::Op::kBsend:
       if (r->peer != MPI_PROC_NULL) {
-        int rc = g_state.bsend->send(fn, comm, r->buf, r->count, r->type, r->peer, r->tag);
+        int rc = bsend_for(comm)->send(fn, comm, r->buf, r->count, r->type, r->peer, r->tag);
         if (rc != MPI_SUCCESS) return rc;
       }
       r->child = completed_request(comm, MPI_PROC_NULL, MPI_ANY_TAG);
