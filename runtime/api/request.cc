@@ -333,7 +333,7 @@ int to_int_count(MPI_Count n, int* out) {
 
 int set_elements(const char* fn, MPI_Status* status, MPI_Datatype type, MPI_Count count) {
   MPR_TRY(check_arg(fn, nullptr, status, "status is NULL"));
-  MPR_TRY(check_arg(fn, nullptr, count >= 0, "count is negative"));
+  MPR_TRY(check_count(fn, nullptr, count));
   Datatype* dt;
   MPR_TRY(check_type(fn, nullptr, type, &dt));
   status_set_bytes(status, dt->bytes_for_elements(count));
@@ -349,6 +349,11 @@ extern "C" int PMPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, i
 }
 MPR_WEAK_ALIAS(Get_count);
 
+extern "C" int PMPI_Get_count_c(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count) {
+  return get_elements("MPI_Get_count_c", status, datatype, true, count);
+}
+MPR_WEAK_ALIAS(Get_count_c);
+
 extern "C" int PMPI_Get_elements(const MPI_Status* status, MPI_Datatype datatype, int* count) {
   MPI_Count n;
   MPR_TRY(get_elements("MPI_Get_elements", status, datatype, false, &n));
@@ -362,6 +367,12 @@ extern "C" int PMPI_Get_elements_x(const MPI_Status* status, MPI_Datatype dataty
 }
 MPR_WEAK_ALIAS(Get_elements_x);
 
+extern "C" int PMPI_Get_elements_c(const MPI_Status* status, MPI_Datatype datatype,
+                                   MPI_Count* count) {
+  return get_elements("MPI_Get_elements_c", status, datatype, false, count);
+}
+MPR_WEAK_ALIAS(Get_elements_c);
+
 extern "C" int PMPI_Status_set_elements(MPI_Status* status, MPI_Datatype datatype, int count) {
   return set_elements("MPI_Status_set_elements", status, datatype, count);
 }
@@ -372,3 +383,9 @@ extern "C" int PMPI_Status_set_elements_x(MPI_Status* status, MPI_Datatype datat
   return set_elements("MPI_Status_set_elements_x", status, datatype, count);
 }
 MPR_WEAK_ALIAS(Status_set_elements_x);
+
+extern "C" int PMPI_Status_set_elements_c(MPI_Status* status, MPI_Datatype datatype,
+                                          MPI_Count count) {
+  return set_elements("MPI_Status_set_elements_c", status, datatype, count);
+}
+MPR_WEAK_ALIAS(Status_set_elements_c);

@@ -35,6 +35,30 @@ Datatype* make_subarray(int ndims, const int* sizes, const int* subsizes, const 
 Datatype* make_darray(int size, int rank, int ndims, const int* gsizes, const int* distribs,
                       const int* dargs, const int* psizes, int order, Datatype* old);
 Datatype* make_resized(Datatype* old, MPI_Aint lb, MPI_Aint extent);
+
+/// The large-count constructors (MPI-4.0 MPI_Type_*_c): the same layouts with MPI_Count
+/// counts, block lengths and displacements. They record their MPI_Count arguments in
+/// Datatype::large_counts, where MPI_Type_get_contents_c returns them (MPI-4.0 5.1.13), and
+/// only the remaining int arguments (ndims, order, the darray's distributions) in ints.
+Datatype* make_contiguous_c(MPI_Count count, Datatype* old);
+Datatype* make_vector_c(MPI_Count count, MPI_Count blocklen, MPI_Count stride, Datatype* old);
+Datatype* make_hvector_c(MPI_Count count, MPI_Count blocklen, MPI_Count stride, Datatype* old);
+Datatype* make_indexed_c(MPI_Count count, const MPI_Count* blocklens, const MPI_Count* disps,
+                         Datatype* old);
+Datatype* make_hindexed_c(MPI_Count count, const MPI_Count* blocklens, const MPI_Count* disps,
+                          Datatype* old);
+Datatype* make_indexed_block_c(MPI_Count count, MPI_Count blocklen, const MPI_Count* disps,
+                               Datatype* old);
+Datatype* make_hindexed_block_c(MPI_Count count, MPI_Count blocklen, const MPI_Count* disps,
+                                Datatype* old);
+Datatype* make_struct_c(MPI_Count count, const MPI_Count* blocklens, const MPI_Count* disps,
+                        Datatype* const* types);
+Datatype* make_subarray_c(int ndims, const MPI_Count* sizes, const MPI_Count* subsizes,
+                          const MPI_Count* starts, int order, Datatype* old);
+Datatype* make_darray_c(int size, int rank, int ndims, const MPI_Count* gsizes, const int* distribs,
+                        const int* dargs, const int* psizes, int order, Datatype* old);
+Datatype* make_resized_c(Datatype* old, MPI_Count lb, MPI_Count extent);
+
 Datatype* make_dup(Datatype* old);
 /// The type MPI_Type_create_f90_integer/_real/_complex return for (p, r) (combiner
 /// MPI_COMBINER_F90_*): laid out as the predefined `sized` type, predefined-like (never freed,

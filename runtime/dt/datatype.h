@@ -131,6 +131,10 @@ class Datatype {
   int combiner = MPI_COMBINER_NAMED;
   std::vector<int> ints;  ///< MPI_Type_get_contents arguments
   std::vector<MPI_Aint> aints;
+  /// MPI_Type_get_contents_c's large counts: the MPI_Count arguments of a type built by a _c
+  /// constructor. Non-empty means the int MPI_Type_get_envelope/_get_contents cannot describe
+  /// the type (MPI-4.0 5.1.13).
+  std::vector<MPI_Count> large_counts;
   std::vector<Datatype*> types;  ///< retained
   std::string name_storage;
 

@@ -179,8 +179,12 @@ void runs_of(const Datatype* t, uint64_t times, std::vector<Run>& out) {
   }
   if (t->combiner == MPI_COMBINER_STRUCT) {
     std::vector<Run> one;
+    // Block lengths follow the count: in ints from MPI_Type_create_struct, in large_counts
+    // from MPI_Type_create_struct_c.
+    const bool large = !t->large_counts.empty();
     for (size_t i = 0; i < t->types.size(); ++i)
-      runs_of(t->types[i], static_cast<uint64_t>(t->ints[1 + i]), one);
+      runs_of(t->types[i], static_cast<uint64_t>(large ? t->large_counts[1 + i] : t->ints[1 + i]),
+              one);
     for (uint64_t k = 0; k < times; ++k)
       for (const Run& r : one) add_run(out, r.basic, r.n);
     return;
