@@ -5,9 +5,9 @@
 
 Rows keep their status and notes; new exports get a "yes" row under the section of mpi.h that
 declares them; rows of functions no longer exported are dropped. The functions of the MPI 4.1
-standard (docs/mpi_standard_functions.txt) that libmpi.so does not export are listed at the end. Mark a function unsupported
-by editing its row ("unsupported" in the status column) when it returns
-MPI_ERR_UNSUPPORTED_OPERATION. test/unit/comm/exports_test.cc checks the result against nm.
+standard (docs/mpi_standard_functions.txt) that libmpi.so does not export are listed at the
+end. Mark a function unsupported by editing its row ("unsupported" in the status column) when
+it returns MPI_ERR_UNSUPPORTED_OPERATION. test/unit/comm/exports_test.cc checks the result against nm.
 """
 import os
 import re
@@ -96,7 +96,8 @@ def main():
             out += ["- %s (%d): %s" % (key, len(by_chapter[key]),
                                       ", ".join("`%s`" % n for n in by_chapter[key])), ""]
     if beyond:
-        out += ["Exported beyond the standard's list (older names kept for old programs): %s." %
+        out += ["Exported beyond that list (MPI_Type_hvector is the MPI-1 name, kept for old "
+                "programs): %s." %
                 ", ".join("`%s`" % n for n in beyond), ""]
     with open(DOC, "w") as f:
         f.write("\n".join(out))
