@@ -304,6 +304,7 @@ static void check_constructors_c(void) {
   check_same_layout(c, i, "resized");
   const MPI_Count l_res[] = {-4, 12};
   check_large_contents(c, MPI_COMBINER_RESIZED, 0, NULL, 2, l_res, 1, t_int, "resized_c");
+  MPI_Type_free(&i);
 
   /* A dup of a _c type has no large counts of its own: the int forms describe it. */
   MPI_Datatype dup;
