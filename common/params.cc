@@ -12,11 +12,13 @@ namespace {
 // order `mprun --params` shows them.
 const ParamDef kParams[] = {
     {"MPR_VERBOSE", "0",
-     "1: print once per job which backend serves which peers and the protocol thresholds"},
+     "1: print once per job which backend serves which peers and the protocol thresholds",
+     ParamKind::kBool},
     {"MPR_STATS", "0",
      "1: print per rank at finalize messages/bytes per protocol, unexpected-queue peak, "
-     "rendezvous count"},
-    {"MPR_DEBUG_STARTUP", "0", "1: print each startup phase with timings"},
+     "rendezvous count",
+     ParamKind::kBool},
+    {"MPR_DEBUG_STARTUP", "0", "1: print each startup phase with timings", ParamKind::kBool},
     {"MPR_STARTUP_TIMEOUT", "60",
      "mprun: seconds each startup step may take (PMIx setup; all ranks connecting once the "
      "first did; all reaching MPI_Init's fence once the first did); 0 = no limit"},
@@ -30,7 +32,8 @@ const ParamDef kParams[] = {
      "self: largest message (bytes) a rank sends to itself eagerly; larger ones are one memcpy"},
     {"MPR_SHM_EAGER_LIMIT", "8192", "shm: largest message (bytes) sent eagerly"},
     {"MPR_SHM_CMA", "1",
-     "shm: 0 disables the single-copy cross-memory-attach get (rendezvous uses the copy pipeline)"},
+     "shm: 0 disables the single-copy cross-memory-attach get (rendezvous uses the copy pipeline)",
+     ParamKind::kBool},
     {"MPR_SHM_CMA_MIN", "256M",
      "shm: smallest point-to-point rendezvous message read with cross-memory attach; smaller "
      "ones go through the copy pipeline, which measured 2.5-4x faster up to 64 MiB on a "
@@ -43,7 +46,7 @@ const ParamDef kParams[] = {
     {"MPR_VERBS_DEVICE", "",
      "verbs: device[:port] to use (e.g. rxe0:1); empty = nearest to the rank's cores"},
     {"MPR_VERBS_EAGER_LIMIT", "8192", "verbs: largest message (bytes) sent eagerly"},
-    {"MPR_VERBS_RCACHE", "1", "verbs: 0 disables the registration cache"},
+    {"MPR_VERBS_RCACHE", "1", "verbs: 0 disables the registration cache", ParamKind::kBool},
     {"MPR_VERBS_MAX_AM_SIZE", "16384",
      "verbs: bytes per receive buffer = largest active message (raised to eager limit + 1 KiB)"},
     {"MPR_VERBS_CREDITS", "32",
@@ -83,7 +86,8 @@ const ParamDef kParams[] = {
      "verbs: on-demand paging for user registrations: 1, 0, or auto (when page frames are "
      "not readable)"},
     {"MPR_VERBS_FORK_INIT", "1",
-     "verbs: call ibv_fork_init() before the first registration when the kernel needs it"},
+     "verbs: call ibv_fork_init() before the first registration when the kernel needs it",
+     ParamKind::kBool},
     {"MPR_TCP_IF_INCLUDE", "",
      "tcp: interfaces to use, comma list of names and CIDR blocks (eth0,10.1.0.0/16); empty = "
      "every IPv4 interface that is up, loopback excepted"},
@@ -131,7 +135,8 @@ const ParamDef kParams[] = {
     {"MPR_COLL_ALG_DYNAMIC", "0",
      "collectives: 1 = re-read the MPR_COLL_* variables at every call (tests and coll_tune "
      "switch algorithms with setenv); a forced algorithm that cannot run a call falls back to "
-     "the table"},
+     "the table",
+     ParamKind::kBool},
     {nullptr, nullptr, nullptr},
 };
 

@@ -9,10 +9,16 @@
 
 namespace mpr::common {
 
+/// How a tunable's text is read: kText by param_string (or param_int when its default is a
+/// number), kBool by param_bool. MPI_T's control variables present them as MPI_CHAR,
+/// MPI_UNSIGNED_LONG_LONG or an on/off enumeration.
+enum class ParamKind { kText, kBool };
+
 struct ParamDef {
   const char* name;           ///< environment variable, e.g. "MPR_SHM_EAGER_LIMIT"
   const char* default_value;  ///< as text; "" means unset
   const char* help;           ///< one line: meaning and unit
+  ParamKind kind = ParamKind::kText;
 };
 
 /// The whole table, terminated by an entry with name == nullptr.

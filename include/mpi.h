@@ -296,6 +296,79 @@ typedef int MPI_Win_delete_attr_function(MPI_Win win, int win_keyval, void *attr
 #define MPI_MODE_NOPRECEDE 8192
 #define MPI_MODE_NOSUCCEED 16384
 
+/* ---- tool information interface (MPI_T): types and constants ----------------------------- */
+typedef struct mpr_t_enum_s *MPI_T_enum;
+typedef struct mpr_t_cvar_handle_s *MPI_T_cvar_handle;
+typedef struct mpr_t_pvar_handle_s *MPI_T_pvar_handle;
+typedef struct mpr_t_pvar_session_s *MPI_T_pvar_session;
+typedef struct mpr_t_event_instance_s *MPI_T_event_instance;
+typedef struct mpr_t_event_registration_s *MPI_T_event_registration;
+typedef enum MPI_T_source_order { MPI_T_SOURCE_ORDERED = 0, MPI_T_SOURCE_UNORDERED = 1 } MPI_T_source_order;
+typedef enum MPI_T_cb_safety {
+  MPI_T_CB_REQUIRE_NONE = 0,
+  MPI_T_CB_REQUIRE_MPI_RESTRICTED = 1,
+  MPI_T_CB_REQUIRE_THREAD_SAFE = 2,
+  MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE = 3
+} MPI_T_cb_safety;
+typedef void MPI_T_event_cb_function(MPI_T_event_instance event_instance,
+                                     MPI_T_event_registration event_registration,
+                                     MPI_T_cb_safety cb_safety, void *user_data);
+typedef void MPI_T_event_free_cb_function(MPI_T_event_registration event_registration,
+                                          MPI_T_cb_safety cb_safety, void *user_data);
+typedef void MPI_T_event_dropped_cb_function(MPI_Count count,
+                                             MPI_T_event_registration event_registration,
+                                             int source_index, MPI_T_cb_safety cb_safety,
+                                             void *user_data);
+
+#define MPI_T_ENUM_NULL ((MPI_T_enum)0)
+#define MPI_T_CVAR_HANDLE_NULL ((MPI_T_cvar_handle)0)
+#define MPI_T_PVAR_HANDLE_NULL ((MPI_T_pvar_handle)0)
+#define MPI_T_PVAR_SESSION_NULL ((MPI_T_pvar_session)0)
+/* start, stop and reset of every handle of a session */
+#define MPI_T_PVAR_ALL_HANDLES ((MPI_T_pvar_handle)1)
+
+#define MPI_T_VERBOSITY_USER_BASIC 1
+#define MPI_T_VERBOSITY_USER_DETAIL 2
+#define MPI_T_VERBOSITY_USER_ALL 3
+#define MPI_T_VERBOSITY_TUNER_BASIC 4
+#define MPI_T_VERBOSITY_TUNER_DETAIL 5
+#define MPI_T_VERBOSITY_TUNER_ALL 6
+#define MPI_T_VERBOSITY_MPIDEV_BASIC 7
+#define MPI_T_VERBOSITY_MPIDEV_DETAIL 8
+#define MPI_T_VERBOSITY_MPIDEV_ALL 9
+
+#define MPI_T_BIND_NO_OBJECT 0
+#define MPI_T_BIND_MPI_COMM 1
+#define MPI_T_BIND_MPI_DATATYPE 2
+#define MPI_T_BIND_MPI_ERRHANDLER 3
+#define MPI_T_BIND_MPI_FILE 4
+#define MPI_T_BIND_MPI_GROUP 5
+#define MPI_T_BIND_MPI_OP 6
+#define MPI_T_BIND_MPI_REQUEST 7
+#define MPI_T_BIND_MPI_WIN 8
+#define MPI_T_BIND_MPI_MESSAGE 9
+#define MPI_T_BIND_MPI_INFO 10
+#define MPI_T_BIND_MPI_SESSION 11
+
+#define MPI_T_SCOPE_CONSTANT 0
+#define MPI_T_SCOPE_READONLY 1
+#define MPI_T_SCOPE_LOCAL 2
+#define MPI_T_SCOPE_GROUP 3
+#define MPI_T_SCOPE_GROUP_EQ 4
+#define MPI_T_SCOPE_ALL 5
+#define MPI_T_SCOPE_ALL_EQ 6
+
+#define MPI_T_PVAR_CLASS_STATE 0
+#define MPI_T_PVAR_CLASS_LEVEL 1
+#define MPI_T_PVAR_CLASS_SIZE 2
+#define MPI_T_PVAR_CLASS_PERCENTAGE 3
+#define MPI_T_PVAR_CLASS_HIGHWATERMARK 4
+#define MPI_T_PVAR_CLASS_LOWWATERMARK 5
+#define MPI_T_PVAR_CLASS_COUNTER 6
+#define MPI_T_PVAR_CLASS_AGGREGATE 7
+#define MPI_T_PVAR_CLASS_TIMER 8
+#define MPI_T_PVAR_CLASS_GENERIC 9
+
 /* ---- error classes (MPI-4.0) ------------------------------------------------------------
  * Functions may return a more specific error code than these classes; MPI_Error_class maps a
  * code to its class and MPI_Error_string describes the failure that produced the code. */
@@ -361,6 +434,26 @@ typedef int MPI_Win_delete_attr_function(MPI_Win win, int win_keyval, void *attr
 #define MPI_ERR_VALUE_TOO_LARGE 59
 #define MPI_ERR_SESSION 60
 #define MPI_ERR_ERRHANDLER 61
+/* The tool information interface's classes (MPI_T calls return them directly, never through an
+ * error handler). */
+#define MPI_T_ERR_MEMORY 62
+#define MPI_T_ERR_NOT_INITIALIZED 63
+#define MPI_T_ERR_CANNOT_INIT 64
+#define MPI_T_ERR_INVALID_INDEX 65
+#define MPI_T_ERR_INVALID_ITEM 66
+#define MPI_T_ERR_INVALID_HANDLE 67
+#define MPI_T_ERR_OUT_OF_HANDLES 68
+#define MPI_T_ERR_OUT_OF_SESSIONS 69
+#define MPI_T_ERR_INVALID_SESSION 70
+#define MPI_T_ERR_CVAR_SET_NOT_NOW 71
+#define MPI_T_ERR_CVAR_SET_NEVER 72
+#define MPI_T_ERR_PVAR_NO_STARTSTOP 73
+#define MPI_T_ERR_PVAR_NO_WRITE 74
+#define MPI_T_ERR_PVAR_NO_ATOMIC 75
+#define MPI_T_ERR_INVALID_NAME 76
+#define MPI_T_ERR_INVALID 77
+#define MPI_T_ERR_NOT_SUPPORTED 78
+#define MPI_T_ERR_NOT_ACCESSIBLE 79
 #define MPI_ERR_LASTCODE 0x3fffffff
 
 /* ---- environment ---------------------------------------------------------------------------- */
@@ -1718,6 +1811,78 @@ MPR_API int MPI_Pready(int partition, MPI_Request request);
 MPR_API int MPI_Pready_range(int partition_low, int partition_high, MPI_Request request);
 MPR_API int MPI_Pready_list(int length, const int array_of_partitions[], MPI_Request request);
 MPR_API int MPI_Parrived(MPI_Request request, int partition, int *flag);
+/* ---- tool information interface (MPI_T) ---- */
+MPR_API int MPI_T_init_thread(int required, int *provided);
+MPR_API int MPI_T_finalize(void);
+MPR_API int MPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len);
+MPR_API int MPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name, int *name_len);
+MPR_API int MPI_T_cvar_get_num(int *num_cvar);
+MPR_API int MPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity,
+                             MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len,
+                             int *bind, int *scope);
+MPR_API int MPI_T_cvar_get_index(const char *name, int *cvar_index);
+MPR_API int MPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle,
+                                 int *count);
+MPR_API int MPI_T_cvar_handle_free(MPI_T_cvar_handle *handle);
+MPR_API int MPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf);
+MPR_API int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf);
+MPR_API int MPI_T_pvar_get_num(int *num_pvar);
+MPR_API int MPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity,
+                             int *var_class, MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc,
+                             int *desc_len, int *bind, int *readonly, int *continuous, int *atomic);
+MPR_API int MPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index);
+MPR_API int MPI_T_pvar_session_create(MPI_T_pvar_session *session);
+MPR_API int MPI_T_pvar_session_free(MPI_T_pvar_session *session);
+MPR_API int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *obj_handle,
+                                 MPI_T_pvar_handle *handle, int *count);
+MPR_API int MPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle);
+MPR_API int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+MPR_API int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+MPR_API int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf);
+MPR_API int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf);
+MPR_API int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+MPR_API int MPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf);
+MPR_API int MPI_T_category_get_num(int *num_cat);
+MPR_API int MPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc, int *desc_len,
+                                 int *num_cvars, int *num_pvars, int *num_categories);
+MPR_API int MPI_T_category_get_num_events(int cat_index, int *num_events);
+MPR_API int MPI_T_category_get_index(const char *name, int *cat_index);
+MPR_API int MPI_T_category_get_cvars(int cat_index, int len, int indices[]);
+MPR_API int MPI_T_category_get_pvars(int cat_index, int len, int indices[]);
+MPR_API int MPI_T_category_get_events(int cat_index, int len, int indices[]);
+MPR_API int MPI_T_category_get_categories(int cat_index, int len, int indices[]);
+MPR_API int MPI_T_category_changed(int *update_number);
+MPR_API int MPI_T_source_get_num(int *num_sources);
+MPR_API int MPI_T_source_get_info(int source_index, char *name, int *name_len, char *desc, int *desc_len,
+                               MPI_T_source_order *ordering, MPI_Count *ticks_per_second,
+                               MPI_Count *max_ticks, MPI_Info *info);
+MPR_API int MPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp);
+MPR_API int MPI_T_event_get_num(int *num_events);
+MPR_API int MPI_T_event_get_info(int event_index, char *name, int *name_len, int *verbosity,
+                              MPI_Datatype array_of_datatypes[], MPI_Aint array_of_displacements[],
+                              int *num_elements, MPI_T_enum *enumtype, MPI_Info *info, char *desc,
+                              int *desc_len, int *bind);
+MPR_API int MPI_T_event_get_index(const char *name, int *event_index);
+MPR_API int MPI_T_event_handle_alloc(int event_index, void *obj_handle, MPI_Info info,
+                                  MPI_T_event_registration *event_registration);
+MPR_API int MPI_T_event_handle_set_info(MPI_T_event_registration event_registration, MPI_Info info);
+MPR_API int MPI_T_event_handle_get_info(MPI_T_event_registration event_registration,
+                                     MPI_Info *info_used);
+MPR_API int MPI_T_event_register_callback(MPI_T_event_registration event_registration,
+                                       MPI_T_cb_safety cb_safety, MPI_Info info, void *user_data,
+                                       MPI_T_event_cb_function *event_cb_function);
+MPR_API int MPI_T_event_callback_set_info(MPI_T_event_registration event_registration,
+                                       MPI_T_cb_safety cb_safety, MPI_Info info);
+MPR_API int MPI_T_event_callback_get_info(MPI_T_event_registration event_registration,
+                                       MPI_T_cb_safety cb_safety, MPI_Info *info_used);
+MPR_API int MPI_T_event_handle_free(MPI_T_event_registration event_registration, void *user_data,
+                                 MPI_T_event_free_cb_function *free_cb_function);
+MPR_API int MPI_T_event_set_dropped_handler(MPI_T_event_registration event_registration,
+                                         MPI_T_event_dropped_cb_function *dropped_cb_function);
+MPR_API int MPI_T_event_read(MPI_T_event_instance event_instance, int element_index, void *buffer);
+MPR_API int MPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer);
+MPR_API int MPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *event_timestamp);
+MPR_API int MPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_index);
 /* ---- sessions (MPI 4.0) ------------------------------------------------------------------ */
 MPR_API int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session);
 MPR_API int MPI_Session_finalize(MPI_Session *session);
@@ -2493,6 +2658,78 @@ MPR_API int PMPI_Pready(int partition, MPI_Request request);
 MPR_API int PMPI_Pready_range(int partition_low, int partition_high, MPI_Request request);
 MPR_API int PMPI_Pready_list(int length, const int array_of_partitions[], MPI_Request request);
 MPR_API int PMPI_Parrived(MPI_Request request, int partition, int *flag);
+/* ---- tool information interface (MPI_T): profiling names ---- */
+MPR_API int PMPI_T_init_thread(int required, int *provided);
+MPR_API int PMPI_T_finalize(void);
+MPR_API int PMPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len);
+MPR_API int PMPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name, int *name_len);
+MPR_API int PMPI_T_cvar_get_num(int *num_cvar);
+MPR_API int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity,
+                             MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len,
+                             int *bind, int *scope);
+MPR_API int PMPI_T_cvar_get_index(const char *name, int *cvar_index);
+MPR_API int PMPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle,
+                                 int *count);
+MPR_API int PMPI_T_cvar_handle_free(MPI_T_cvar_handle *handle);
+MPR_API int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf);
+MPR_API int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf);
+MPR_API int PMPI_T_pvar_get_num(int *num_pvar);
+MPR_API int PMPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity,
+                             int *var_class, MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc,
+                             int *desc_len, int *bind, int *readonly, int *continuous, int *atomic);
+MPR_API int PMPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index);
+MPR_API int PMPI_T_pvar_session_create(MPI_T_pvar_session *session);
+MPR_API int PMPI_T_pvar_session_free(MPI_T_pvar_session *session);
+MPR_API int PMPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *obj_handle,
+                                 MPI_T_pvar_handle *handle, int *count);
+MPR_API int PMPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle);
+MPR_API int PMPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+MPR_API int PMPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+MPR_API int PMPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf);
+MPR_API int PMPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf);
+MPR_API int PMPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+MPR_API int PMPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf);
+MPR_API int PMPI_T_category_get_num(int *num_cat);
+MPR_API int PMPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc, int *desc_len,
+                                 int *num_cvars, int *num_pvars, int *num_categories);
+MPR_API int PMPI_T_category_get_num_events(int cat_index, int *num_events);
+MPR_API int PMPI_T_category_get_index(const char *name, int *cat_index);
+MPR_API int PMPI_T_category_get_cvars(int cat_index, int len, int indices[]);
+MPR_API int PMPI_T_category_get_pvars(int cat_index, int len, int indices[]);
+MPR_API int PMPI_T_category_get_events(int cat_index, int len, int indices[]);
+MPR_API int PMPI_T_category_get_categories(int cat_index, int len, int indices[]);
+MPR_API int PMPI_T_category_changed(int *update_number);
+MPR_API int PMPI_T_source_get_num(int *num_sources);
+MPR_API int PMPI_T_source_get_info(int source_index, char *name, int *name_len, char *desc, int *desc_len,
+                               MPI_T_source_order *ordering, MPI_Count *ticks_per_second,
+                               MPI_Count *max_ticks, MPI_Info *info);
+MPR_API int PMPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp);
+MPR_API int PMPI_T_event_get_num(int *num_events);
+MPR_API int PMPI_T_event_get_info(int event_index, char *name, int *name_len, int *verbosity,
+                              MPI_Datatype array_of_datatypes[], MPI_Aint array_of_displacements[],
+                              int *num_elements, MPI_T_enum *enumtype, MPI_Info *info, char *desc,
+                              int *desc_len, int *bind);
+MPR_API int PMPI_T_event_get_index(const char *name, int *event_index);
+MPR_API int PMPI_T_event_handle_alloc(int event_index, void *obj_handle, MPI_Info info,
+                                  MPI_T_event_registration *event_registration);
+MPR_API int PMPI_T_event_handle_set_info(MPI_T_event_registration event_registration, MPI_Info info);
+MPR_API int PMPI_T_event_handle_get_info(MPI_T_event_registration event_registration,
+                                     MPI_Info *info_used);
+MPR_API int PMPI_T_event_register_callback(MPI_T_event_registration event_registration,
+                                       MPI_T_cb_safety cb_safety, MPI_Info info, void *user_data,
+                                       MPI_T_event_cb_function *event_cb_function);
+MPR_API int PMPI_T_event_callback_set_info(MPI_T_event_registration event_registration,
+                                       MPI_T_cb_safety cb_safety, MPI_Info info);
+MPR_API int PMPI_T_event_callback_get_info(MPI_T_event_registration event_registration,
+                                       MPI_T_cb_safety cb_safety, MPI_Info *info_used);
+MPR_API int PMPI_T_event_handle_free(MPI_T_event_registration event_registration, void *user_data,
+                                 MPI_T_event_free_cb_function *free_cb_function);
+MPR_API int PMPI_T_event_set_dropped_handler(MPI_T_event_registration event_registration,
+                                         MPI_T_event_dropped_cb_function *dropped_cb_function);
+MPR_API int PMPI_T_event_read(MPI_T_event_instance event_instance, int element_index, void *buffer);
+MPR_API int PMPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer);
+MPR_API int PMPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *event_timestamp);
+MPR_API int PMPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_index);
 /* ---- sessions: profiling names ----------------------------------------------------------- */
 MPR_API int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session);
 MPR_API int PMPI_Session_finalize(MPI_Session *session);

@@ -14,7 +14,7 @@ namespace mpr::runtime {
 
 class Comm;
 
-constexpr int kLastClass = MPI_ERR_ERRHANDLER;
+constexpr int kLastClass = MPI_T_ERR_NOT_ACCESSIBLE;
 constexpr int kClassBits = 8;
 static_assert(kLastClass < (1 << kClassBits));
 

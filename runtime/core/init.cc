@@ -121,6 +121,7 @@ int release(const char* fn) {
     return raise_error(g_state.world, MPI_ERR_OTHER, fn, "%s", e.what());
   }
   if (common::param_bool("MPR_STATS")) print_stats();
+  g_state.final_stats = the_pml().stats();
   comms_fini();
   g_state.phase = Phase::kFinalized;
   g_state.bsend.reset();

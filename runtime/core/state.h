@@ -34,6 +34,8 @@ struct State {
   /// the pml, so it outlives it.
   std::unique_ptr<btl::Registry> btls;
   std::unique_ptr<pml::Pml> pml;
+  /// The pml's counters as they were when it went down (MPI_T reads them after finalize).
+  pml::Stats final_stats;
   int thread_level = MPI_THREAD_SINGLE;
   pthread_t main_thread{};
   Comm* world = nullptr;
