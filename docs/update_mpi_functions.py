@@ -96,8 +96,8 @@ def main():
             out += ["- %s (%d): %s" % (key, len(by_chapter[key]),
                                       ", ".join("`%s`" % n for n in by_chapter[key])), ""]
     if beyond:
-        out += ["Exported beyond that list (MPI_Type_hvector is the MPI-1 name, kept for old "
-                "programs): %s." %
+        out += ["Exported beyond that list (MPI-1 names that MPI 3.0 removed, kept for old "
+                "programs, as the peers do): %s." %
                 ", ".join("`%s`" % n for n in beyond), ""]
     with open(DOC, "w") as f:
         f.write("\n".join(out))

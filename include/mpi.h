@@ -628,6 +628,21 @@ MPR_API int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride,
                                     MPI_Datatype oldtype, MPI_Datatype *newtype);
 MPR_API int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
                              MPI_Datatype *newtype);
+/* MPI-1 names removed in MPI 3.0, kept for older codes (the peers export them too). */
+typedef MPI_Comm_errhandler_function MPI_Handler_function;
+MPR_API int MPI_Type_hindexed(int count, const int array_of_blocklengths[],
+                             const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                             MPI_Datatype *newtype);
+MPR_API int MPI_Type_struct(int count, const int array_of_blocklengths[],
+                           const MPI_Aint array_of_displacements[],
+                           const MPI_Datatype array_of_types[], MPI_Datatype *newtype);
+MPR_API int MPI_Address(const void *location, MPI_Aint *address);
+MPR_API int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent);
+MPR_API int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
+MPR_API int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
+MPR_API int MPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler);
+MPR_API int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
+MPR_API int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler);
 MPR_API int MPI_Type_indexed(int count, const int array_of_blocklengths[],
                              const int array_of_displacements[], MPI_Datatype oldtype,
                              MPI_Datatype *newtype);
@@ -1130,6 +1145,20 @@ MPR_API int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride
                                      MPI_Datatype oldtype, MPI_Datatype *newtype);
 MPR_API int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
                               MPI_Datatype *newtype);
+/* MPI-1 names removed in MPI 3.0, kept for older codes (the peers export them too). */
+MPR_API int PMPI_Type_hindexed(int count, const int array_of_blocklengths[],
+                             const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                             MPI_Datatype *newtype);
+MPR_API int PMPI_Type_struct(int count, const int array_of_blocklengths[],
+                           const MPI_Aint array_of_displacements[],
+                           const MPI_Datatype array_of_types[], MPI_Datatype *newtype);
+MPR_API int PMPI_Address(const void *location, MPI_Aint *address);
+MPR_API int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent);
+MPR_API int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
+MPR_API int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
+MPR_API int PMPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler);
+MPR_API int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
+MPR_API int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler);
 MPR_API int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
                               const int array_of_displacements[], MPI_Datatype oldtype,
                               MPI_Datatype *newtype);

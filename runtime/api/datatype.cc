@@ -256,6 +256,49 @@ extern "C" int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MP
 }
 MPR_WEAK_ALIAS(Type_hvector);
 
+// The other MPI-1 datatype names MPI 3.0 removed; MPI_Type_lb/_ub report the bounds
+// MPI_Type_get_extent gives (lb, and lb + extent).
+extern "C" int PMPI_Type_hindexed(int count, const int array_of_blocklengths[],
+                                  const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                                  MPI_Datatype* newtype) {
+  return PMPI_Type_create_hindexed(count, array_of_blocklengths, array_of_displacements, oldtype,
+                                   newtype);
+}
+MPR_WEAK_ALIAS(Type_hindexed);
+
+extern "C" int PMPI_Type_struct(int count, const int array_of_blocklengths[],
+                                const MPI_Aint array_of_displacements[],
+                                const MPI_Datatype array_of_types[], MPI_Datatype* newtype) {
+  return PMPI_Type_create_struct(count, array_of_blocklengths, array_of_displacements,
+                                 array_of_types, newtype);
+}
+MPR_WEAK_ALIAS(Type_struct);
+
+extern "C" int PMPI_Address(const void* location, MPI_Aint* address) {
+  return PMPI_Get_address(location, address);
+}
+MPR_WEAK_ALIAS(Address);
+
+extern "C" int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint* extent) {
+  MPI_Aint lb;
+  return PMPI_Type_get_extent(datatype, &lb, extent);
+}
+MPR_WEAK_ALIAS(Type_extent);
+
+extern "C" int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint* displacement) {
+  MPI_Aint extent;
+  return PMPI_Type_get_extent(datatype, displacement, &extent);
+}
+MPR_WEAK_ALIAS(Type_lb);
+
+extern "C" int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint* displacement) {
+  MPI_Aint lb, extent;
+  int rc = PMPI_Type_get_extent(datatype, &lb, &extent);
+  if (rc == MPI_SUCCESS && displacement) *displacement = lb + extent;
+  return rc;
+}
+MPR_WEAK_ALIAS(Type_ub);
+
 extern "C" int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
                                  const int array_of_displacements[], MPI_Datatype oldtype,
                                  MPI_Datatype* newtype) {

@@ -42,6 +42,22 @@ extern "C" int PMPI_Comm_get_errhandler(MPI_Comm h, MPI_Errhandler* errhandler) 
 }
 MPR_WEAK_ALIAS(Comm_get_errhandler);
 
+// The MPI-1 names MPI 3.0 removed, kept for older codes.
+extern "C" int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler) {
+  return PMPI_Comm_set_errhandler(comm, errhandler);
+}
+MPR_WEAK_ALIAS(Errhandler_set);
+
+extern "C" int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler* errhandler) {
+  return PMPI_Comm_get_errhandler(comm, errhandler);
+}
+MPR_WEAK_ALIAS(Errhandler_get);
+
+extern "C" int PMPI_Errhandler_create(MPI_Handler_function* function, MPI_Errhandler* errhandler) {
+  return PMPI_Comm_create_errhandler(function, errhandler);
+}
+MPR_WEAK_ALIAS(Errhandler_create);
+
 extern "C" int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function* function,
                                            MPI_Errhandler* errhandler) {
   constexpr const char* fn = "MPI_Comm_create_errhandler";

@@ -4,7 +4,9 @@
  * MPI_Type_match_size and the f90 parameterized types, attributes on datatypes (copy and
  * delete callback counts; a freed keyval still deletes its attributes), MPI_Type_create_darray
  * against a hand computation of each process's elements, and MPI_Pack_external against
- * hand-written big-endian bytes. */
+ * hand-written big-endian bytes; the MPI-1 names MPI 3.0 removed (MPI_Type_hindexed,
+ * MPI_Type_struct, MPI_Address, MPI_Type_extent/lb/ub, MPI_Errhandler_create/set/get), which
+ * older codes still call. */
 #include "jobs_util.h"
 
 static int rank_, size_, next_, prev_;
@@ -638,6 +640,91 @@ static void check_external32(void) {
   MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL);
 }
 
+/* ---- MPI-1 names ------------------------------------------------------------------------ */
+#ifndef OPEN_MPI /* Open MPI's mpi.h turns these names into compile errors */
+
+static int mpi1_handler_calls_;
+static void mpi1_handler(MPI_Comm *comm, int *code, ...) {
+  (void)comm;
+  (void)code;
+  ++mpi1_handler_calls_;
+}
+
+static void check_mpi1_names(void) {
+  struct {
+    int i;
+    double d[2];
+  } rec[3];
+  memset(rec, 0, sizeof rec);
+  MPI_Aint base, at_d, disps[2];
+  CHECK_MPI(MPI_Address(&rec[0], &base));
+  CHECK_MPI(MPI_Address(&rec[0].d, &at_d));
+  CHECK_INT(at_d - base, ==, offsetof(__typeof__(rec[0]), d));
+  int lens[2] = {1, 2};
+  disps[0] = 0;
+  disps[1] = at_d - base;
+  MPI_Datatype types[2] = {MPI_INT, MPI_DOUBLE}, st, sized, hi;
+  CHECK_MPI(MPI_Type_struct(2, lens, disps, types, &st));
+  CHECK_MPI(MPI_Type_create_resized(st, 0, sizeof rec[0], &sized));
+  CHECK_MPI(MPI_Type_commit(&sized));
+  MPI_Aint extent = 0, lb = -1, ub = 0;
+  CHECK_MPI(MPI_Type_extent(sized, &extent));
+  CHECK_INT(extent, ==, sizeof rec[0]);
+  CHECK_MPI(MPI_Type_lb(sized, &lb));
+  CHECK_INT(lb, ==, 0);
+  CHECK_MPI(MPI_Type_ub(sized, &ub));
+  CHECK_INT(ub, ==, sizeof rec[0]);
+  int ni, na, nd, combiner;
+  CHECK_MPI(MPI_Type_get_envelope(st, &ni, &na, &nd, &combiner));
+  CHECK_INT(combiner, ==, MPI_COMBINER_STRUCT);
+  /* hindexed: records 0 and 2 of three doubles each */
+  double v[9], w[9];
+  int blocks[2] = {3, 3};
+  MPI_Aint hd[2] = {0, 6 * sizeof(double)};
+  CHECK_MPI(MPI_Type_hindexed(2, blocks, hd, MPI_DOUBLE, &hi));
+  CHECK_MPI(MPI_Type_commit(&hi));
+  CHECK_MPI(MPI_Type_get_envelope(hi, &ni, &na, &nd, &combiner));
+  CHECK_INT(combiner, ==, MPI_COMBINER_HINDEXED);
+  for (int k = 0; k < 9; ++k) {
+    v[k] = rank_ * 100 + k;
+    w[k] = -1;
+  }
+  CHECK_MPI(MPI_Sendrecv(v, 1, hi, next_, 41, w, 1, hi, prev_, 41, MPI_COMM_WORLD,
+                         MPI_STATUS_IGNORE));
+  for (int k = 0; k < 9; ++k)
+    CHECK_INT(w[k], ==, (k >= 3 && k < 6) ? -1 : prev_ * 100 + k);
+  for (int k = 0; k < 3; ++k) {
+    rec[k].i = rank_ + k;
+    rec[k].d[0] = rec[k].d[1] = rank_ * 0.5 + k;
+  }
+  __typeof__(rec[0]) got[3];
+  CHECK_MPI(MPI_Sendrecv(rec, 3, sized, next_, 42, got, 3, sized, prev_, 42, MPI_COMM_WORLD,
+                         MPI_STATUS_IGNORE));
+  for (int k = 0; k < 3; ++k) {
+    CHECK_INT(got[k].i, ==, prev_ + k);
+    CHECK(got[k].d[1] == prev_ * 0.5 + k);
+  }
+  MPI_Type_free(&st);
+  MPI_Type_free(&sized);
+  MPI_Type_free(&hi);
+  /* error handlers by their old names */
+  MPI_Errhandler eh, old, now;
+  CHECK_MPI(MPI_Errhandler_create(mpi1_handler, &eh));
+  CHECK_MPI(MPI_Errhandler_get(MPI_COMM_SELF, &old));
+  CHECK_MPI(MPI_Errhandler_set(MPI_COMM_SELF, eh));
+  CHECK_MPI(MPI_Errhandler_get(MPI_COMM_SELF, &now));
+  CHECK(now == eh);
+  MPI_Comm_call_errhandler(MPI_COMM_SELF, MPI_ERR_OTHER);
+  CHECK_INT(mpi1_handler_calls_, ==, 1);
+  CHECK_MPI(MPI_Errhandler_set(MPI_COMM_SELF, old));
+  MPI_Errhandler_free(&now);
+  MPI_Errhandler_free(&old);
+  MPI_Errhandler_free(&eh);
+}
+#else
+static void check_mpi1_names(void) {}
+#endif
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
@@ -661,6 +748,7 @@ int main(int argc, char **argv) {
   check_type_attributes();
   check_darray();
   check_external32();
+  check_mpi1_names();
   jobs_done("job_dtype_extras");
   MPI_Finalize();
   return 0;
