@@ -226,8 +226,9 @@ typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *error_code, ...);
 #define MPI_CART 2
 #define MPI_DIST_GRAPH 3
 /* MPI_Dist_graph_create(_adjacent) weights */
-#define MPI_UNWEIGHTED ((int *)0)
-#define MPI_WEIGHTS_EMPTY ((int *)1)
+/* Neither is NULL: NULL is a valid weights array of a zero degree (MPI 3.0). */
+#define MPI_UNWEIGHTED ((int *)2)
+#define MPI_WEIGHTS_EMPTY ((int *)3)
 
 /* attribute callbacks; the predefined ones are small constants, as in the standard ABI */
 typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval, void *extra_state,

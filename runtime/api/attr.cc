@@ -96,6 +96,13 @@ int create_keyval(const char* fn, MPI_Comm_copy_attr_function* copy_fn,
 int free_keyval(const char* fn, int* keyval, AttrKind kind = AttrKind::kComm) {
   MPR_TRY(check_running(fn));
   MPR_TRY(check_arg(fn, nullptr, keyval, "keyval is NULL"));
+  // A keyval already freed whose attributes still live (so its number is not reused) may be
+  // freed again, from a delete callback or through a saved copy of the handle: nothing more
+  // to do, as with the peers. Once its last attribute is gone, the number is invalid.
+  if (Keyval* freed = find_keyval(*keyval); freed && freed->freed && freed->kind == kind) {
+    *keyval = MPI_KEYVAL_INVALID;
+    return MPI_SUCCESS;
+  }
   Keyval* kv;
   MPR_TRY(check_keyval(fn, nullptr, *keyval, &kv, kind));
   keyval_free(kv);

@@ -250,10 +250,12 @@ MPR_WEAK_ALIAS(Compare_and_swap);
 
 namespace {
 // Request-based operations: issued, then completed at once (the request is complete when the
-// call returns, which MPI allows: completion may happen any time before the wait).
+// call returns, which MPI allows: completion may happen any time before the wait). One to
+// MPI_PROC_NULL moves nothing and needs no epoch (MPI_Win_lock(MPI_PROC_NULL) opens none
+// either), as with the peers.
 int finish_request(const char* fn, Win* w, int target, int rc, MPI_Request* request) {
   if (rc != MPI_SUCCESS) return rc;
-  if (!w->lock_all && (target == MPI_PROC_NULL ? w->nlocked == 0 : !w->targets[target].lock))
+  if (target != MPI_PROC_NULL && !w->lock_all && !w->targets[target].lock)
     return rma::win_error(w, MPI_ERR_RMA_SYNC, fn,
                           "window %s: request-based operations need a passive-target epoch "
                           "(MPI_Win_lock or MPI_Win_lock_all)",

@@ -2,6 +2,8 @@
 // process sets are mpi://WORLD and mpi://SELF, and communicators come from their groups with
 // MPI_Comm_create_from_group / MPI_Intercomm_create_from_groups. The library stays up until
 // the last of MPI_Finalize and MPI_Session_finalize (core/init.cc counts its users).
+#include <strings.h>
+
 #include <cstring>
 #include <string>
 
@@ -105,13 +107,14 @@ const char* thread_level_name(int level) {
   }
 }
 
-// The job ranks of a process set, or false if there is no such set.
+// The job ranks of a process set, or false if there is no such set. The names are matched
+// without regard to case ("mpi://self" is mpi://SELF), as the peers do.
 bool pset_members(const char* name, std::vector<int>* out) {
-  if (std::strcmp(name, kWorld) == 0) {
+  if (strcasecmp(name, kWorld) == 0) {
     *out = g_state.world->peers();
     return true;
   }
-  if (std::strcmp(name, kSelf) == 0) {
+  if (strcasecmp(name, kSelf) == 0) {
     *out = g_state.self->peers();
     return true;
   }

@@ -89,6 +89,11 @@ int check_neighbors(const char* fn, Comm* comm, int degree, const int* ranks, co
                          ranks[i], comm->size());
   if (degree > 0 && weights == MPI_WEIGHTS_EMPTY)
     return raise_error(comm, MPI_ERR_ARG, fn, "MPI_WEIGHTS_EMPTY with a non-zero degree");
+  if (degree > 0 && !weights)
+    return raise_error(comm, MPI_ERR_ARG, fn,
+                       "the weights of %s are NULL with a non-zero degree (MPI_UNWEIGHTED "
+                       "says there are none)",
+                       what);
   return MPI_SUCCESS;
 }
 
@@ -393,7 +398,7 @@ extern "C" int PMPI_Dist_graph_create(MPI_Comm h, int n, const int sources[], co
   MPR_TRY(check_arg(fn, comm, n == 0 || (sources && degrees), "sources or degrees is NULL"));
   int total = 0;
   for (int i = 0; i < n; ++i) {
-    MPR_TRY(check_neighbors(fn, comm, 1, &sources[i], nullptr, "sources"));
+    MPR_TRY(check_neighbors(fn, comm, 1, &sources[i], MPI_UNWEIGHTED, "sources"));
     MPR_TRY(check_arg(fn, comm, degrees[i] >= 0, "a degree is negative"));
     total += degrees[i];
   }
@@ -413,8 +418,8 @@ extern "C" int PMPI_Dist_graph_create(MPI_Comm h, int n, const int sources[], co
   for (int r = 0; r < size; ++r) out[r] = ctl::to_bytes(recs[r]);
   std::vector<std::pair<int, std::vector<uint8_t>>> got;
   ctl::Channel ch{comm->ctx_coll(), comm->rank(), &comm->peers()};
-  // Weighted is a property of the whole graph: a process with no edges may pass NULL, which is
-  // MPI_UNWEIGHTED, while the others pass weights.
+  // Weighted is a property of the whole graph: a process with no edges may pass
+  // MPI_UNWEIGHTED while the others pass weights.
   int64_t weighted = has_weights(weights) ? 1 : 0;
   MPR_TRY(raise(comm, ctl::allreduce_sum(fn, ch, ctl::kTagCtlGather, &weighted, 1)));
   MPR_TRY(raise(comm, ctl::sparse_exchange(fn, ch, ctl::kTagCtlDistGraph, out, &got)));
@@ -469,11 +474,12 @@ extern "C" int PMPI_Dist_graph_neighbors(MPI_Comm h, int maxindegree, int source
                     "sources or destinations is NULL"));
   for (int i = 0; i < in; ++i) {
     sources[i] = t->sources[i];
-    if (t->weighted && has_weights(sourceweights)) sourceweights[i] = t->source_weights[i];
+    if (t->weighted && sourceweights && has_weights(sourceweights))
+      sourceweights[i] = t->source_weights[i];
   }
   for (int i = 0; i < out; ++i) {
     destinations[i] = t->destinations[i];
-    if (t->weighted && has_weights(destweights)) destweights[i] = t->dest_weights[i];
+    if (t->weighted && destweights && has_weights(destweights)) destweights[i] = t->dest_weights[i];
   }
   return MPI_SUCCESS;
 }

@@ -93,7 +93,7 @@ struct Table {
     add(scalar<uint16_t>(B::kUInt16, "MPI_UINT16_T"));
     add(scalar<uint32_t>(B::kUInt32, "MPI_UINT32_T"));
     add(scalar<uint64_t>(B::kUInt64, "MPI_UINT64_T"));
-    add(scalar<std::complex<float>>(B::kCFloatComplex, "MPI_C_FLOAT_COMPLEX"));
+    add(scalar<std::complex<float>>(B::kCFloatComplex, "MPI_C_COMPLEX"));
     add(scalar<std::complex<double>>(B::kCDoubleComplex, "MPI_C_DOUBLE_COMPLEX"));
     add(scalar<std::complex<long double>>(B::kCLongDoubleComplex, "MPI_C_LONG_DOUBLE_COMPLEX"));
     add(scalar<MPI_Aint>(B::kAint, "MPI_AINT"));

@@ -224,8 +224,9 @@ static void check_cart_sub_zero(void) {
 }
 
 static void check_dist_graph_weighted(void) {
-  /* Rank 0 describes a ring with weights; the others describe no edges and pass NULL, which is
-   * MPI_UNWEIGHTED: the graph is weighted all the same. */
+  /* Rank 0 describes a ring with weights; the others describe no edges and pass NULL (an empty
+   * weights array; MPI_UNWEIGHTED is not NULL): the graph is weighted. */
+  CHECK(MPI_UNWEIGHTED != NULL && MPI_WEIGHTS_EMPTY != NULL && MPI_UNWEIGHTED != MPI_WEIGHTS_EMPTY);
   int n = rank_ == 0 ? size_ : 0, srcs[64], degs[64], dsts[64], wts[64];
   for (int i = 0; i < n; ++i) {
     srcs[i] = i;

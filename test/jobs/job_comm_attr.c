@@ -271,6 +271,40 @@ static void check_env(void) {
 #endif
 }
 
+/* A keyval freed again while its attributes live (from a delete callback and through a saved
+ * copy of the handle) is accepted; once the last attribute is gone its number is invalid. */
+static int refree_deletes_;
+static int refree_delete(MPI_Comm comm, int keyval, void *attr, void *extra) {
+  (void)comm;
+  (void)attr;
+  (void)extra;
+  ++refree_deletes_;
+  CHECK_MPI(MPI_Comm_free_keyval(&keyval));
+  return MPI_SUCCESS;
+}
+
+static void check_keyval_refree(void) {
+  MPI_Comm a, b;
+  int key, copy, saved;
+  CHECK_MPI(MPI_Comm_dup(MPI_COMM_SELF, &a));
+  CHECK_MPI(MPI_Comm_dup(MPI_COMM_SELF, &b));
+  CHECK_MPI(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, refree_delete, &key, NULL));
+  copy = saved = key;
+  CHECK_MPI(MPI_Comm_set_attr(a, key, NULL));
+  CHECK_MPI(MPI_Comm_set_attr(b, key, NULL));
+  CHECK_MPI(MPI_Comm_free(&a)); /* the callback frees the keyval */
+  CHECK_MPI(MPI_Comm_free_keyval(&key));
+  CHECK_INT(key, ==, MPI_KEYVAL_INVALID);
+  CHECK_MPI(MPI_Comm_free_keyval(&copy));
+  CHECK_MPI(MPI_Comm_free(&b)); /* still deleted: the last attribute goes, and the keyval */
+  CHECK_INT(refree_deletes_, ==, 2);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+  CHECK_ERR_CLASS(MPI_Comm_free_keyval(&saved), MPI_ERR_KEYVAL);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
@@ -279,6 +313,7 @@ int main(int argc, char **argv) {
   check_predefined();
   check_info();
   check_env();
+  check_keyval_refree();
   jobs_done("job_comm_attr");
   MPI_Finalize();
   return 0;
