@@ -271,6 +271,11 @@ void PmlImpl::cancel_send(SendReq* s) {
   // Behind the message on the same per-peer path, so the receiver has matched or queued it
   // by the time it reads this.
   send_ctl(s->peer, &c, sizeof c);
+  // To itself the answer is a local matter: settle it now, so a caller that asks for the
+  // status right after MPI_Cancel (and receives the message if it was not withdrawn) sees
+  // the outcome instead of receiving a message that is about to disappear.
+  if (s->peer == rank_)
+    while (s->cancelling) progress();
 }
 
 void PmlImpl::on_cancel(int peer, const CtlHdr& c) {

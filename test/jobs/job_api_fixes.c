@@ -373,6 +373,33 @@ static void check_send_cancel(void) {
   free(large_in);
 }
 
+/* A synchronous send to oneself, probed but not received, then cancelled: the outcome is
+ * known at once (MPI_Request_get_status right after MPI_Cancel reports it), and the message
+ * is gone for receives. Then the same on a zero-byte message, received after all. */
+static void check_self_send_cancel(void) {
+  int data = 5, flag = 0, cancelled = 0;
+  MPI_Request req;
+  MPI_Status st;
+  CHECK_MPI(MPI_Issend(&data, 1, MPI_INT, 0, 123, MPI_COMM_SELF, &req));
+  CHECK_MPI(MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_SELF, &st));
+  CHECK_INT(st.MPI_TAG, ==, 123);
+  CHECK_MPI(MPI_Cancel(&req));
+  CHECK_MPI(MPI_Request_get_status(req, &flag, &st));
+  CHECK_MSG(flag, "a cancelled send to oneself is still pending after MPI_Cancel returned");
+  CHECK_MPI(MPI_Test_cancelled(&st, &cancelled));
+  CHECK_MSG(cancelled, "an unreceived synchronous send to oneself was not cancelled");
+  CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+  CHECK_MPI(MPI_Iprobe(MPI_ANY_SOURCE, 123, MPI_COMM_SELF, &flag, MPI_STATUS_IGNORE));
+  CHECK_MSG(!flag, "a cancelled send to oneself can still be probed");
+  /* Received first: the cancellation finds nothing, the send completes normally. */
+  CHECK_MPI(MPI_Issend(NULL, 0, MPI_BYTE, 0, 124, MPI_COMM_SELF, &req));
+  CHECK_MPI(MPI_Recv(NULL, 0, MPI_BYTE, 0, 124, MPI_COMM_SELF, MPI_STATUS_IGNORE));
+  CHECK_MPI(MPI_Cancel(&req));
+  CHECK_MPI(MPI_Wait(&req, &st));
+  CHECK_MPI(MPI_Test_cancelled(&st, &cancelled));
+  CHECK_MSG(!cancelled, "a received send to oneself reports being cancelled");
+}
+
 int main(int argc, char **argv) {
   CHECK_MPI(MPI_Init(&argc, &argv));
   CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank_));
@@ -391,6 +418,7 @@ int main(int argc, char **argv) {
   check_bcast_mismatch();
   check_windows();
   check_send_cancel();
+  check_self_send_cancel();
   CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
   if (rank_ == 0) printf("OK api fixes on %d ranks\n", size_);
   CHECK_MPI(MPI_Finalize());
