@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cstring>
+#include <memory>
 
 #include "common/params.h"
 #include "runtime/coll/tuning.h"
@@ -27,11 +28,20 @@ std::vector<NbcRequest*> g_active;
 bool g_in_hook = false;
 
 // The request reports the schedule's first failure through the pml status the wait calls read.
-void complete(NbcRequest* r) {
+// False when on_done started another round (the request stays outstanding).
+bool complete(NbcRequest* r) {
   int err = r->sched.error();
   if (r->on_done) {
-    // Runs once, also after a failed schedule (so it can give back what it holds).
+    // Runs once per round, also after a failed schedule (so it can give back what it holds).
     int rc = r->on_done(r, err);
+    if (rc == kRunAgain) {
+      // The next round starts now and is looked at again by the next progress: a round that
+      // finishes at once (a communicator of one) must not spin here, where nothing else
+      // progresses.
+      r->sched.seal();
+      r->sched.advance();
+      return false;
+    }
     r->on_done = nullptr;
     if (err == MPI_SUCCESS) err = rc;
   }
@@ -39,6 +49,7 @@ void complete(NbcRequest* r) {
     r->status.error =
         error_class_of(err) == MPI_ERR_TRUNCATE ? pml::kErrTruncate : pml::kErrTransport;
   r->complete = true;
+  return true;
 }
 
 int progress_nonblocking() {
@@ -48,8 +59,7 @@ int progress_nonblocking() {
   int events = 0;
   for (size_t i = 0; i < g_active.size();) {
     NbcRequest* r = g_active[i];
-    if (r->sched.advance()) {
-      complete(r);
+    if (r->sched.advance() && complete(r)) {
       ++events;
       g_active.erase(g_active.begin() + static_cast<ptrdiff_t>(i));
     } else {
@@ -64,8 +74,7 @@ int progress_nonblocking() {
 bool poll_nonblocking(pml::Request* self) {
   auto* r = static_cast<NbcRequest*>(self);
   if (r->complete) return false;
-  if (!r->sched.advance()) return false;
-  complete(r);
+  if (!r->sched.advance() || !complete(r)) return false;
   auto it = std::find(g_active.begin(), g_active.end(), r);
   if (it != g_active.end()) g_active.erase(it);
   return true;
@@ -439,10 +448,15 @@ void start_nonblocking(NbcRequest* req) {
   req->sched.seal();
   // Set on every start: the pml is created anew by each MPI_Init (unit tests init repeatedly).
   the_pml().add_progress_hook(&progress_nonblocking);
-  if (req->sched.advance())
-    complete(req);
-  else
-    g_active.push_back(req);
+  if (!req->sched.advance() || !complete(req)) g_active.push_back(req);
+}
+
+void restart_schedule(NbcRequest* req) {
+  const char* fn = req->sched.fn();
+  Comm* comm = req->sched.comm();
+  FixedTag same(req->sched.tag());
+  std::destroy_at(&req->sched);
+  std::construct_at(&req->sched, fn, comm);
 }
 
 }  // namespace mpr::runtime::coll

@@ -63,6 +63,7 @@ class Schedule {
   int rank() const { return comm_->rank(); }
   int size() const { return comm_->size(); }
   const char* fn() const { return fn_; }
+  int tag() const { return tag_; }
 
   // ---- building ----
   void send(const void* buf, size_t bytes, int peer);
@@ -218,9 +219,17 @@ struct NbcRequest : RtRequest {
   /// schedule's error (MPI_SUCCESS or a code): the work an operation does with the schedule's
   /// result (MPI_Comm_idup builds the communicator). Returns an MPI error code the request
   /// then reports; `state` is the operation's own data, owned by the request.
+  /// It may instead run another round: rebuild the schedule with restart_schedule, add its
+  /// steps and return kRunAgain; the new schedule runs and on_done is called again at its end.
   int (*on_done)(NbcRequest* req, int err) = nullptr;
   std::shared_ptr<void> state;
 };
+constexpr int kRunAgain = -1;
+
+/// From on_done: replace `req`'s finished schedule by an empty one on the same communicator
+/// and tag (the members run the same rounds, and the pml keeps each pair's messages of one tag
+/// in order, so rounds cannot mix).
+void restart_schedule(NbcRequest* req);
 
 /// Seal `req`'s schedule, start it (its first transfers are posted now) and register it with
 /// the progress engine. `req` is owned by the caller as an ordinary runtime request.

@@ -183,13 +183,8 @@ int agree_context_id(const char* fn, Comm* parent, uint32_t* out) {
 }
 
 std::vector<uint64_t> ctx_window_take() {
-  std::vector<uint64_t> m(kCtxMaskWords, 0);
-  int left = kCtxWindow;
-  for (int w = 0; w < kCtxMaskWords && left > 0; ++w) {
-    uint64_t f = ~(g_ctx_used[w] | g_ctx_pending[w]);
-    for (; f && left > 0; f &= f - 1, --left) m[w] |= f & -f;
-    g_ctx_pending[w] |= m[w];
-  }
+  std::vector<uint64_t> m = free_mask();
+  for (int w = 0; w < kCtxMaskWords; ++w) g_ctx_pending[w] |= m[w];
   return m;
 }
 
@@ -203,12 +198,6 @@ int ctx_window_finish(const char* fn, const std::vector<uint64_t>& window,
   ctx_window_release(window);
   std::vector<uint64_t> m(kCtxMaskWords);
   for (int w = 0; w < kCtxMaskWords; ++w) m[w] = window[w] & agreed[w];
-  if (lowest_free(m) < 0)
-    return make_error(MPI_ERR_INTERN, fn,
-                      "the members offered no common context id (each offers the lowest %d it "
-                      "has free and no other pending duplication holds; nonblocking duplications "
-                      "of different communicators started in different orders can miss)",
-                      kCtxWindow);
   return take(fn, m, true, out);
 }
 

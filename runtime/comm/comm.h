@@ -139,15 +139,14 @@ int agree_context_id(const char* fn, Comm* parent, uint32_t* out);
 void release_context_id(uint32_t ctx);
 
 /// Nonblocking agreement (MPI_Comm_idup), whose allreduce of masks runs as a collective
-/// schedule: this process's offer is the lowest kCtxWindow pairs it has free that no other
-/// running nonblocking agreement offers; they stay held (no other agreement, blocking or not,
-/// offers them) until ctx_window_finish or ctx_window_release. Several outstanding agreements
-/// therefore never pick the same pair, whatever order they finish in.
-constexpr int kCtxWindow = 256;
+/// schedule. ctx_window_take: every pair this process has free that no other holder holds, now
+/// held (no other agreement, blocking or not, offers them) until ctx_window_finish or
+/// ctx_window_release; coll/idup.cc lets one agreement at a time hold them.
 std::vector<uint64_t> ctx_window_take();
 void ctx_window_release(const std::vector<uint64_t>& window);
 /// Let go of `window` and reserve the lowest pair of window AND `agreed` (the AND of every
-/// member's offer). Returns an MPI error code (not raised).
+/// member's offer). Returns an MPI error code (not raised): MPI_ERR_INTERN when no pair is
+/// left.
 int ctx_window_finish(const char* fn, const std::vector<uint64_t>& window,
                       const std::vector<uint64_t>& agreed, uint32_t* out);
 

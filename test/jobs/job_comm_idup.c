@@ -4,7 +4,8 @@
  * intercommunicator's idup (2 ranks or more); idup_with_info's hint read back with
  * MPI_Comm_get_info; attributes copied by their callbacks; MPI_Comm_split_type with
  * MPI_COMM_TYPE_HW_GUIDED (mpi_shared_memory: the node, an unknown type: MPI_COMM_NULL) and
- * MPI_COMM_TYPE_HW_UNGUIDED (strictly smaller than its input, or MPI_COMM_NULL). */
+ * MPI_COMM_TYPE_HW_UNGUIDED (strictly smaller than its input, or MPI_COMM_NULL); duplications
+ * of different communicators started in different orders by different ranks. */
 #include "jobs_util.h"
 
 enum { kDups = 4 };
@@ -189,6 +190,34 @@ static void split_hw(void) {
   CHECK_MPI(MPI_Comm_free(&shared));
 }
 
+/* Duplications of different communicators started in different orders (allowed: they are
+ * collectives on different communicators): even ranks duplicate WORLD, then a copy of it, then
+ * the halves of a split; odd ranks the other way round. Each agreement must still reach a
+ * context id no member uses, and the copies work and are isolated. */
+static void idup_crossed(void) {
+  MPI_Comm copy, half, d[3];
+  MPI_Request reqs[3];
+  CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &copy));
+  CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank_ < size_ / 2, rank_, &half));
+  MPI_Comm parents[3] = {MPI_COMM_WORLD, copy, half};
+  for (int round = 0; round < 3; ++round) {
+    for (int k = 0; k < 3; ++k) {
+      int which = rank_ % 2 ? 2 - k : k;
+      CHECK_MPI(MPI_Comm_idup(parents[which], &d[which], &reqs[which]));
+    }
+    CHECK_MPI(MPI_Waitall(3, reqs, MPI_STATUSES_IGNORE));
+    for (int k = 0; k < 3; ++k) {
+      int cmp;
+      CHECK_MPI(MPI_Comm_compare(d[k], parents[k], &cmp));
+      CHECK_INT(cmp, ==, MPI_CONGRUENT);
+    }
+    for (int k = 0; k < 3; ++k) use(d[k], 10 + round * 3 + k);
+    for (int k = 0; k < 3; ++k) CHECK_MPI(MPI_Comm_free(&d[k]));
+  }
+  CHECK_MPI(MPI_Comm_free(&half));
+  CHECK_MPI(MPI_Comm_free(&copy));
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
@@ -196,6 +225,7 @@ int main(int argc, char **argv) {
   idup_world();
   idup_info();
   if (size_ >= 2) idup_inter();
+  idup_crossed();
   split_hw();
   jobs_done("job_comm_idup");
   MPI_Finalize();
