@@ -253,9 +253,15 @@ typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
 /* info */
 #define MPI_MAX_INFO_KEY 255
 #define MPI_MAX_INFO_VAL 1024
+#define MPI_MAX_PORT_NAME 1024
+#define MPI_ARGV_NULL ((char **)0)
+#define MPI_ARGVS_NULL ((char ***)0)
+#define MPI_ERRCODES_IGNORE ((int *)0)
 
 /* Fortran handle conversion: MPI_Status_c2f writes this many MPI_Fint */
 #define MPI_F_STATUS_SIZE 8
+#define MPI_F_STATUS_IGNORE ((MPI_Fint *)0)
+#define MPI_F_STATUSES_IGNORE ((MPI_Fint *)0)
 /* ---- end of communicators and groups constants ---------------------------------------------- */
 
 /* ---- one-sided communication (windows): types and constants --------------------------------- */

@@ -8,8 +8,13 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdlib>
+#include <cstring>
+#include <map>
 #include <mutex>
 #include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "common/launch_keys.h"
 #include "launcher/job_info.h"
@@ -146,6 +151,92 @@ pmix_status_t on_direct_modex(const pmix_proc_t*, const pmix_info_t[], size_t,
   return PMIX_SUCCESS;
 }
 
+// The name service (MPI_Publish_name and friends): names live in mprun while the job runs.
+// Entries of the clients' own data are strings under keys not starting "pmix." (those are
+// the library's directives: range, persistence, the caller's uid).
+struct Published {
+  std::string value;
+  std::string nspace;
+};
+std::mutex g_names_mutex;
+std::map<std::string, Published> g_names;
+
+bool is_directive(const char* key) { return std::strncmp(key, "pmix.", 5) == 0; }
+
+pmix_status_t publish(const pmix_proc_t* proc, const pmix_info_t info[], size_t ninfo) {
+  std::lock_guard lock(g_names_mutex);
+  // All or nothing: a name taken or a value not a string fails the whole call.
+  size_t data = 0;
+  for (size_t i = 0; i < ninfo; ++i) {
+    if (is_directive(info[i].key)) continue;
+    if (info[i].value.type != PMIX_STRING || !info[i].value.data.string) return PMIX_ERR_BAD_PARAM;
+    if (g_names.count(info[i].key)) return PMIX_ERR_DUPLICATE_KEY;
+    ++data;
+  }
+  if (data == 0) return PMIX_ERR_BAD_PARAM;
+  for (size_t i = 0; i < ninfo; ++i)
+    if (!is_directive(info[i].key))
+      g_names[info[i].key] = Published{info[i].value.data.string, proc->nspace};
+  return PMIX_SUCCESS;
+}
+
+// Answered at once through the callback, as on_fence does.
+pmix_status_t answer(pmix_status_t status, pmix_op_cbfunc_t cbfunc, void* cbdata) {
+  if (!cbfunc) return status == PMIX_SUCCESS ? PMIX_OPERATION_SUCCEEDED : status;
+  cbfunc(status, cbdata);
+  return PMIX_SUCCESS;
+}
+
+pmix_status_t on_publish(const pmix_proc_t* proc, const pmix_info_t info[], size_t ninfo,
+                         pmix_op_cbfunc_t cbfunc, void* cbdata) {
+  return answer(publish(proc, info, ninfo), cbfunc, cbdata);
+}
+
+pmix_status_t on_lookup(const pmix_proc_t*, char** keys, const pmix_info_t[], size_t,
+                        pmix_lookup_cbfunc_t cbfunc, void* cbdata) {
+  std::vector<std::pair<std::string, std::string>> found;
+  {
+    std::lock_guard lock(g_names_mutex);
+    for (char** k = keys; k && *k; ++k)
+      if (auto it = g_names.find(*k); it != g_names.end()) found.emplace_back(*k, it->second.value);
+  }
+  if (found.empty()) {
+    cbfunc(PMIX_ERR_NOT_FOUND, nullptr, 0, cbdata);
+    return PMIX_SUCCESS;
+  }
+  pmix_pdata_t* pd = nullptr;
+  PMIX_PDATA_CREATE(pd, found.size());
+  for (size_t i = 0; i < found.size(); ++i) {
+    PMIX_LOAD_PROCID(&pd[i].proc, g_nspace, PMIX_RANK_WILDCARD);
+    PMIX_LOAD_KEY(pd[i].key, found[i].first.c_str());
+    PMIX_VALUE_LOAD(&pd[i].value, found[i].second.c_str(), PMIX_STRING);
+  }
+  // The library copies what it sends back before the callback returns.
+  cbfunc(PMIX_SUCCESS, pd, found.size(), cbdata);
+  PMIX_PDATA_FREE(pd, found.size());
+  return PMIX_SUCCESS;
+}
+
+pmix_status_t unpublish(const pmix_proc_t* proc, char** keys) {
+  std::lock_guard lock(g_names_mutex);
+  if (!keys || !*keys) {
+    // Everything the caller's job published.
+    std::erase_if(g_names, [&](const auto& e) { return e.second.nspace == proc->nspace; });
+    return PMIX_SUCCESS;
+  }
+  for (char** k = keys; *k; ++k) {
+    auto it = g_names.find(*k);
+    if (it == g_names.end() || it->second.nspace != proc->nspace) return PMIX_ERR_NOT_FOUND;
+  }
+  for (char** k = keys; *k; ++k) g_names.erase(*k);
+  return PMIX_SUCCESS;
+}
+
+pmix_status_t on_unpublish(const pmix_proc_t* proc, char** keys, const pmix_info_t[], size_t,
+                           pmix_op_cbfunc_t cbfunc, void* cbdata) {
+  return answer(unpublish(proc, keys), cbfunc, cbdata);
+}
+
 pmix_server_module_t make_module() {
   pmix_server_module_t m{};
   m.client_connected = on_client_connected;
@@ -153,6 +244,9 @@ pmix_server_module_t make_module() {
   m.abort = on_abort;
   m.fence_nb = on_fence;
   m.direct_modex = on_direct_modex;
+  m.publish = on_publish;
+  m.lookup = on_lookup;
+  m.unpublish = on_unpublish;
   return m;
 }
 

@@ -21,7 +21,19 @@ class JobBootstrap : public common::Bootstrap {
   virtual void abort(int code, const std::string& msg) = 0;
   /// Disconnect from the launcher (MPI_Finalize, after the pml's last fence).
   virtual void finalize() = 0;
+
+  /// The launcher's name service (MPI_Publish_name, MPI_Lookup_name, MPI_Unpublish_name).
+  /// kUnavailable: the launcher offers none, or failed; `detail` then says what it answered.
+  enum class NameResult { kOk, kExists, kNotFound, kUnavailable };
+  virtual NameResult publish_name(const std::string& service, const std::string& port,
+                                  std::string* detail) = 0;
+  virtual NameResult lookup_name(const std::string& service, std::string* port,
+                                 std::string* detail) = 0;
+  virtual NameResult unpublish_name(const std::string& service, std::string* detail) = 0;
 };
+
+/// The key a service name is published under (PMIx keys starting "pmix." are reserved).
+std::string service_key(const std::string& service);
 
 /// A job of one process (started without a launcher). Its fence is a no-op and get() sees only
 /// this process's own puts.

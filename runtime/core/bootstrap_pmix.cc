@@ -52,6 +52,22 @@ bool value_to_int(const pmix_value_t* v, int64_t* out) {
   }
 }
 
+JobBootstrap::NameResult name_result(pmix_status_t rc, std::string* detail) {
+  using R = JobBootstrap::NameResult;
+  switch (rc) {
+    case PMIX_SUCCESS:
+      return R::kOk;
+    case PMIX_ERR_DUPLICATE_KEY:
+    case PMIX_ERR_EXISTS:
+      return R::kExists;
+    case PMIX_ERR_NOT_FOUND:
+      return R::kNotFound;
+    default:
+      *detail = "the PMIx server answered " + status_text(rc);
+      return R::kUnavailable;
+  }
+}
+
 class PmixBootstrap final : public JobBootstrap {
  public:
   PmixBootstrap() {
@@ -191,6 +207,40 @@ class PmixBootstrap final : public JobBootstrap {
     if (!initialized_) return;
     initialized_ = false;
     PMIx_Finalize(nullptr, 0);
+  }
+
+  NameResult publish_name(const std::string& service, const std::string& port,
+                          std::string* detail) override {
+    const std::string key = service_key(service);
+    pmix_info_t info;
+    PMIX_INFO_CONSTRUCT(&info);
+    PMIX_INFO_LOAD(&info, key.c_str(), port.c_str(), PMIX_STRING);
+    pmix_status_t rc = PMIx_Publish(&info, 1);
+    PMIX_INFO_DESTRUCT(&info);
+    return name_result(rc, detail);
+  }
+
+  NameResult lookup_name(const std::string& service, std::string* port,
+                         std::string* detail) override {
+    const std::string key = service_key(service);
+    pmix_pdata_t pd;
+    PMIX_PDATA_CONSTRUCT(&pd);
+    PMIX_LOAD_KEY(pd.key, key.c_str());
+    pmix_status_t rc = PMIx_Lookup(&pd, 1, nullptr, 0);
+    if (rc == PMIX_SUCCESS) {
+      if (pd.value.type == PMIX_STRING && pd.value.data.string)
+        *port = pd.value.data.string;
+      else
+        rc = PMIX_ERR_NOT_FOUND;
+    }
+    PMIX_PDATA_DESTRUCT(&pd);
+    return name_result(rc, detail);
+  }
+
+  NameResult unpublish_name(const std::string& service, std::string* detail) override {
+    std::string key = service_key(service);
+    char* keys[] = {key.data(), nullptr};
+    return name_result(PMIx_Unpublish(keys, nullptr, 0), detail);
   }
 
  private:

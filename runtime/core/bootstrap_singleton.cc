@@ -36,8 +36,23 @@ class SingletonBootstrap final : public JobBootstrap {
   const std::string& hostname() const override { return hostname_; }
   void abort(int code, const std::string&) override { _exit(code); }
   void finalize() override {}
+  // A process of its own: the names it publishes are seen by itself only.
+  NameResult publish_name(const std::string& service, const std::string& port,
+                          std::string*) override {
+    return names_.emplace(service, port).second ? NameResult::kOk : NameResult::kExists;
+  }
+  NameResult lookup_name(const std::string& service, std::string* port, std::string*) override {
+    auto it = names_.find(service);
+    if (it == names_.end()) return NameResult::kNotFound;
+    *port = it->second;
+    return NameResult::kOk;
+  }
+  NameResult unpublish_name(const std::string& service, std::string*) override {
+    return names_.erase(service) ? NameResult::kOk : NameResult::kNotFound;
+  }
 
  private:
+  std::map<std::string, std::string> names_;
   std::vector<int> peers_{0};
   std::string job_id_;
   std::string hostname_;
@@ -45,6 +60,8 @@ class SingletonBootstrap final : public JobBootstrap {
 };
 
 }  // namespace
+
+std::string service_key(const std::string& service) { return "mpr.service." + service; }
 
 std::unique_ptr<JobBootstrap> make_singleton_bootstrap() {
   return std::make_unique<SingletonBootstrap>();

@@ -10,6 +10,7 @@
 #include "common/params.h"
 #include "runtime/comm/comm.h"
 #include "runtime/core/errors.h"
+#include "runtime/core/ports.h"
 #include "runtime/core/state.h"
 #include "runtime/p2p/bsend.h"
 #include "runtime/p2p/request.h"
@@ -122,6 +123,7 @@ int release(const char* fn) {
   }
   if (common::param_bool("MPR_STATS")) print_stats();
   g_state.final_stats = the_pml().stats();
+  close_all_ports();
   comms_fini();
   g_state.phase = Phase::kFinalized;
   g_state.bsend.reset();
