@@ -143,10 +143,16 @@ int ibsend_impl(const char* fn, const void* buf, MPI_Count count, MPI_Datatype d
   Datatype* dt;
   MPR_TRY(check_send(fn, h, buf, count, datatype, dest, tag, &comm, &dt));
   MPR_TRY(check_arg(fn, comm, request, "request is NULL"));
-  if (dest != MPI_PROC_NULL)
-    MPR_TRY(raise(comm, bsend_for(comm)->send(fn, comm, buf, count, dt, dest, tag)));
-  // The message is in the attached buffer: as far as the user is concerned it is sent.
-  *request = to_handle(completed_request(comm, MPI_PROC_NULL, MPI_ANY_TAG));
+  if (dest == MPI_PROC_NULL) {
+    *request = to_handle(completed_request(comm, MPI_PROC_NULL, MPI_ANY_TAG));
+    return MPI_SUCCESS;
+  }
+  BsendBuffer* b = bsend_for(comm);
+  uint64_t ticket = 0;
+  MPR_TRY(raise(comm, b->send(fn, comm, buf, count, dt, dest, tag, &ticket)));
+  // The message is in the attached buffer: as far as the user is concerned it is sent (and
+  // MPI_Cancel may still withdraw it).
+  *request = to_handle(buffered_request(comm, b, ticket));
   return MPI_SUCCESS;
 }
 }  // namespace

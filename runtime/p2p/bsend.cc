@@ -51,6 +51,7 @@ bool BsendBuffer::flushed() {
 void BsendBuffer::drain() {
   for (Segment& s : segs_) {
     the_pml().wait(s.req);
+    if (s.cancelling) answers_[s.ticket] = s.req->status.cancelled;
     the_pml().release(s.req);
   }
   segs_.clear();
@@ -58,8 +59,9 @@ void BsendBuffer::drain() {
 
 void BsendBuffer::reclaim() {
   the_pml().progress();
-  auto done = [](const Segment& s) {
+  auto done = [this](const Segment& s) {
     if (!s.req->complete) return false;
+    if (s.cancelling) answers_[s.ticket] = s.req->status.cancelled;
     the_pml().release(s.req);
     return true;
   };
@@ -86,7 +88,9 @@ bool BsendBuffer::alloc(size_t len, size_t* off) const {
 }
 
 int BsendBuffer::send(const char* fn, Comm* comm, const void* buf, MPI_Count count,
-                      const Datatype* type, int dest, int tag) {
+                      const Datatype* type, int dest, int tag, uint64_t* ticket) {
+  const uint64_t id = next_ticket_++;
+  if (ticket) *ticket = id;
   size_t bytes = static_cast<size_t>(count) * type->size;
   // MPI_BSEND_OVERHEAD is what users reserve per message; charging exactly it keeps their
   // sizing arithmetic valid.
@@ -100,7 +104,7 @@ int BsendBuffer::send(const char* fn, Comm* comm, const void* buf, MPI_Count cou
     type->pack(buf, static_cast<size_t>(count), copy.get());
     pml::Request* r = the_pml().isend(copy.get(), bytes, comm->peer(dest), comm->rank(), tag,
                                       comm->ctx_p2p(), pml::SendMode::kStandard);
-    segs_.push_back(Segment{0, 0, r, std::move(copy)});
+    segs_.push_back(Segment{0, 0, r, std::move(copy), id});
     return MPI_SUCCESS;
   }
   size_t off = 0;
@@ -119,7 +123,7 @@ int BsendBuffer::send(const char* fn, Comm* comm, const void* buf, MPI_Count cou
   type->pack(buf, static_cast<size_t>(count), slot);
   pml::Request* r = the_pml().isend(slot, bytes, comm->peer(dest), comm->rank(), tag,
                                     comm->ctx_p2p(), pml::SendMode::kStandard);
-  Segment seg{off, len, r, nullptr};
+  Segment seg{off, len, r, nullptr, id};
   auto at = std::upper_bound(segs_.begin(), segs_.end(), seg,
                              [](const Segment& a, const Segment& b) { return a.off < b.off; });
   segs_.insert(at, std::move(seg));
@@ -184,6 +188,65 @@ pml::Request* flush_request(Comm* comm, BsendBuffer* b) {
   f->poll = poll_flush;
   poll_flush(f);
   return f;
+}
+
+bool BsendBuffer::cancel(uint64_t ticket) {
+  for (Segment& s : segs_) {
+    if (s.ticket != ticket) continue;
+    if (!s.cancelling) {
+      s.cancelling = true;
+      the_pml().cancel(s.req);
+    }
+    return true;
+  }
+  return false;
+}
+
+bool BsendBuffer::cancel_result(uint64_t ticket, bool* cancelled) {
+  reclaim();
+  auto it = answers_.find(ticket);
+  if (it == answers_.end()) return false;
+  *cancelled = it->second;
+  answers_.erase(it);
+  return true;
+}
+
+namespace {
+
+struct BufferedRequest : RtRequest {
+  BsendBuffer* buffer = nullptr;
+  uint64_t ticket = 0;
+};
+
+bool poll_buffered(pml::Request* self) {
+  auto* r = static_cast<BufferedRequest*>(self);
+  bool cancelled = false;
+  if (!r->buffer->cancel_result(r->ticket, &cancelled)) return false;
+  r->status.cancelled = cancelled;
+  r->complete = true;
+  return true;
+}
+
+}  // namespace
+
+RtRequest* buffered_request(Comm* comm, BsendBuffer* b, uint64_t ticket) {
+  auto* r = new BufferedRequest;
+  adopt(r, comm);
+  r->sub = RtRequest::Sub::kBuffered;
+  r->buffer = b;
+  r->ticket = ticket;
+  r->status.source = MPI_PROC_NULL;
+  r->status.tag = MPI_ANY_TAG;
+  r->complete = true;
+  return r;
+}
+
+void buffered_cancel(RtRequest* rt) {
+  auto* r = static_cast<BufferedRequest*>(rt);
+  // Asked once; a message already gone for good leaves the request as it is (not cancelled).
+  if (!r->complete || r->poll || !r->buffer->cancel(r->ticket)) return;
+  r->complete = false;
+  r->poll = &poll_buffered;
 }
 
 }  // namespace mpr::runtime

@@ -3,12 +3,15 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <map>
 #include <memory>
 #include <vector>
 
 #include "pml/pml.h"
 #include "runtime/comm/comm.h"
 #include "runtime/dt/datatype.h"
+#include "runtime/p2p/request.h"
 
 namespace mpr::runtime {
 
@@ -34,9 +37,16 @@ class BsendBuffer {
   /// True once every buffered message has been sent (drives progress once).
   bool flushed();
   /// Copy and start the send. Returns MPI_SUCCESS or an MPI_ERR_BUFFER code (not raised) when
-  /// no buffer is attached or the free space is too small.
+  /// no buffer is attached or the free space is too small. `ticket`, when given, is set to the
+  /// id by which cancel() finds this message.
   int send(const char* fn, Comm* comm, const void* buf, MPI_Count count, const Datatype* type,
-           int dest, int tag);
+           int dest, int tag, uint64_t* ticket = nullptr);
+  /// MPI_Cancel of a buffered send: ask the pml to withdraw message `ticket` from its receiver.
+  /// False when the message has left for good (sent, and its space reclaimed).
+  bool cancel(uint64_t ticket);
+  /// After cancel(): true once the answer came, *cancelled telling whether the message was
+  /// withdrawn (its space is free again then). Drives progress once.
+  bool cancel_result(uint64_t ticket, bool* cancelled);
   /// Wait for every buffered message (MPI_Finalize, MPI_Buffer_detach).
   void drain();
 
@@ -46,6 +56,8 @@ class BsendBuffer {
     size_t len;
     pml::Request* req;
     std::unique_ptr<char[]> own;  ///< the copy of an automatic buffer's message
+    uint64_t ticket = 0;
+    bool cancelling = false;  ///< cancel() asked: record the answer when it completes
   };
   void reclaim();
   bool alloc(size_t len, size_t* off) const;
@@ -54,7 +66,15 @@ class BsendBuffer {
   size_t size_ = 0;
   bool automatic_ = false;
   std::vector<Segment> segs_;  // sorted by offset
+  uint64_t next_ticket_ = 1;
+  std::map<uint64_t, bool> answers_;  // ticket -> withdrawn, for cancel_result
 };
+
+/// The request of a buffered send (MPI_Ibsend, a round of MPI_Bsend_init): complete at once,
+/// the message being in the buffer. MPI_Cancel (buffered_cancel) withdraws the message if its
+/// receiver has not matched it; the request is then incomplete until the answer comes.
+RtRequest* buffered_request(Comm* comm, BsendBuffer* b, uint64_t ticket);
+void buffered_cancel(RtRequest* r);
 
 /// MPI_Buffer_attach and the communicator and session forms on `b`: MPI error codes, not
 /// raised. `buffer` may be MPI_BUFFER_AUTOMATIC (size ignored).

@@ -17,7 +17,7 @@ namespace mpr::runtime {
 
 struct RtRequest : pml::Request {
   /// Plain: a wrapper or an already complete request. The others are request_ext.h's.
-  enum class Sub : uint8_t { kPlain, kPersistent, kGeneralized, kCompound };
+  enum class Sub : uint8_t { kPlain, kPersistent, kGeneralized, kCompound, kBuffered };
   RtRequest() { kind = Kind::kGeneric; }
   Sub sub = Sub::kPlain;
   pml::Request* inner = nullptr;          ///< pml request this one completes with (may be null)

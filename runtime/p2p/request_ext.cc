@@ -13,9 +13,13 @@ bool poll_persistent(pml::Request* self) {
   auto* p = static_cast<PersistentRequest*>(self);
   if (!p->child || !request_test(p->child)) return false;
   p->status = p->child->status;
-  request_destroy(p->child);
-  p->child = nullptr;
   p->complete = true;
+  // A send's round stays cancellable until the user completes it (an eager message is out at
+  // once, yet its receiver may not have matched it): its child lives until then.
+  if (p->op != PersistentRequest::Op::kSend && p->op != PersistentRequest::Op::kBsend) {
+    request_destroy(p->child);
+    p->child = nullptr;
+  }
   return true;
 }
 
@@ -60,6 +64,11 @@ void cancel_one(pml::Request* r) {
   // and the request completes (cancelled or not) when the answer comes.
   if (r->kind == pml::Request::Kind::kSend) {
     the_pml().cancel(r);
+    return;
+  }
+  if (r->kind == pml::Request::Kind::kGeneric &&
+      static_cast<RtRequest*>(r)->sub == RtRequest::Sub::kBuffered) {
+    buffered_cancel(static_cast<RtRequest*>(r));
     return;
   }
   if (r->complete) return;
@@ -128,17 +137,26 @@ int persistent_start(const char* fn, PersistentRequest* r, bool* raised) {
     return make_error(MPI_ERR_REQUEST, fn,
                       "the persistent request is still active (complete it before restarting)");
   Comm* comm = request_comm(r);
+  if (r->child) {  // the previous round's (a send's child lives until the next start)
+    request_destroy(r->child);
+    r->child = nullptr;
+  }
   switch (r->op) {
     case PersistentRequest::Op::kSend:
       r->child = start_send(comm, r->buf, r->count, r->type, r->peer, r->tag, r->mode);
       break;
-    case PersistentRequest::Op::kBsend:
-      if (r->peer != MPI_PROC_NULL) {
-        int rc = bsend_for(comm)->send(fn, comm, r->buf, r->count, r->type, r->peer, r->tag);
-        if (rc != MPI_SUCCESS) return rc;
+    case PersistentRequest::Op::kBsend: {
+      if (r->peer == MPI_PROC_NULL) {
+        r->child = completed_request(comm, MPI_PROC_NULL, MPI_ANY_TAG);
+        break;
       }
-      r->child = completed_request(comm, MPI_PROC_NULL, MPI_ANY_TAG);
+      BsendBuffer* b = bsend_for(comm);
+      uint64_t ticket = 0;
+      int rc = b->send(fn, comm, r->buf, r->count, r->type, r->peer, r->tag, &ticket);
+      if (rc != MPI_SUCCESS) return rc;
+      r->child = buffered_request(comm, b, ticket);
       break;
+    }
     case PersistentRequest::Op::kRecv:
       r->child = start_recv(comm, const_cast<void*>(r->buf), r->count, r->type, r->peer, r->tag);
       break;
@@ -215,9 +233,20 @@ void request_cancel(pml::Request* r) {
     case RtRequest::Sub::kPlain:
       cancel_one(rt->inner);
       break;
-    case RtRequest::Sub::kPersistent:
-      cancel_one(static_cast<PersistentRequest*>(rt)->child);
+    case RtRequest::Sub::kPersistent: {
+      auto* p = static_cast<PersistentRequest*>(rt);
+      if (!p->started || !p->child) break;
+      cancel_one(p->child);
+      // A completed round asked to withdraw its message reports the answer: now when it came
+      // at once (a message to oneself), else once it comes.
+      if (p->complete) {
+        if (request_test(p->child))
+          p->status = p->child->status;
+        else
+          p->complete = false;
+      }
       break;
+    }
     case RtRequest::Sub::kGeneralized: {
       auto* g = static_cast<GeneralizedRequest*>(rt);
       if (g->cancel_fn) g->cancel_fn(g->extra_state, g->done.load() ? 1 : 0);
@@ -225,6 +254,9 @@ void request_cancel(pml::Request* r) {
     }
     case RtRequest::Sub::kCompound:
       for (pml::Request* c : static_cast<CompoundRequest*>(rt)->children) cancel_one(c);
+      break;
+    case RtRequest::Sub::kBuffered:
+      buffered_cancel(rt);
       break;
   }
 }

@@ -4,7 +4,8 @@
  * MPI_BOTTOM in MPI_Neighbor_alltoallw, statuses' MPI_ERROR left alone by single completions,
  * MPI_Dims_create's choice among equally balanced grids, MPI_Cart_sub to no dimension,
  * MPI_Dist_graph_create's "weighted" agreed by all, mismatched MPI_Bcast lengths reported,
- * window info defaults and zero-size shared segments, and cancelling sends. */
+ * window info defaults and zero-size shared segments, and cancelling sends (standard, to
+ * oneself, buffered, persistent). */
 #include "jobs_util.h"
 
 static int rank_, size_;
@@ -400,6 +401,63 @@ static void check_self_send_cancel(void) {
   CHECK_MSG(!cancelled, "a received send to oneself reports being cancelled");
 }
 
+/* Cancelling buffered and persistent sends nobody received: MPI_Ibsend (its request is
+ * complete at once, the message being in the buffer), a round of MPI_Send_init and one of
+ * MPI_Bsend_init, eager and rendezvous sizes; the message is withdrawn, the buffer space is
+ * free again (the same buffer then holds the next message), and a received one is not
+ * cancelled. */
+static void check_buffered_cancel(void) {
+  const int to = (rank_ + 1) % size_, from = (rank_ + size_ - 1) % size_;
+  const int sizes[2] = {100, 1 << 20};
+  for (int k = 0; k < 2; ++k) {
+    const int n = sizes[k];
+    char *out = jobs_malloc((size_t)n), *in = jobs_malloc((size_t)n);
+    int bsize = n + MPI_BSEND_OVERHEAD, flag = 0;
+    char *bbuf = jobs_malloc((size_t)bsize);
+    void *gone;
+    int gone_size;
+    MPI_Request req;
+    MPI_Status st;
+    jobs_fill(out, (size_t)n, 70 + rank_);
+    CHECK_MPI(MPI_Buffer_attach(bbuf, bsize));
+    for (int kind = 0; kind < 3; ++kind) {
+      const char *what = kind == 0 ? "MPI_Ibsend" : kind == 1 ? "MPI_Send_init" : "MPI_Bsend_init";
+      if (kind == 0)
+        CHECK_MPI(MPI_Ibsend(out, n, MPI_CHAR, to, 60 + kind, MPI_COMM_WORLD, &req));
+      else if (kind == 1)
+        CHECK_MPI(MPI_Send_init(out, n, MPI_CHAR, to, 60 + kind, MPI_COMM_WORLD, &req));
+      else
+        CHECK_MPI(MPI_Bsend_init(out, n, MPI_CHAR, to, 60 + kind, MPI_COMM_WORLD, &req));
+      if (kind > 0) CHECK_MPI(MPI_Start(&req));
+      CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD)); /* the message is at its receiver or on its way */
+      CHECK_MPI(MPI_Cancel(&req));
+      CHECK_MPI(MPI_Wait(&req, &st));
+      CHECK_MPI(MPI_Test_cancelled(&st, &flag));
+      CHECK_MSG(flag, "rank %d: %s of %d bytes to rank %d, never received, was not cancelled",
+                rank_, what, n, to);
+      if (kind > 0) CHECK_MPI(MPI_Request_free(&req));
+      CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+      CHECK_MPI(MPI_Iprobe(from, 60 + kind, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE));
+      CHECK_MSG(!flag, "a cancelled %s message can still be probed", what);
+    }
+    /* The withdrawn messages gave their space back: the exact-size buffer holds another, which
+     * is received and so not cancelled. */
+    CHECK_MPI(MPI_Ibsend(out, n, MPI_CHAR, to, 63, MPI_COMM_WORLD, &req));
+    CHECK_MPI(MPI_Recv(in, n, MPI_CHAR, from, 63, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    CHECK_PATTERN(in, (size_t)n, 70 + from, "buffered message after cancelled ones");
+    CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Cancel(&req));
+    CHECK_MPI(MPI_Wait(&req, &st));
+    CHECK_MPI(MPI_Test_cancelled(&st, &flag));
+    CHECK_MSG(!flag, "rank %d: a received MPI_Ibsend reports being cancelled", rank_);
+    CHECK_MPI(MPI_Buffer_detach(&gone, &gone_size));
+    CHECK_INT(gone_size, ==, bsize);
+    free(bbuf);
+    free(out);
+    free(in);
+  }
+}
+
 int main(int argc, char **argv) {
   CHECK_MPI(MPI_Init(&argc, &argv));
   CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank_));
@@ -419,6 +477,7 @@ int main(int argc, char **argv) {
   check_windows();
   check_send_cancel();
   check_self_send_cancel();
+  check_buffered_cancel();
   CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
   if (rank_ == 0) printf("OK api fixes on %d ranks\n", size_);
   CHECK_MPI(MPI_Finalize());
