@@ -54,9 +54,11 @@ void build_round(Schedule& s, Idup* st, Comm* parent) {
   Idup* first = *std::min_element(g_waiting.begin(), g_waiting.end(),
                                   [](Idup* a, Idup* b) { return a->priority < b->priority; });
   if (!g_holder && first == st) {
+    // The flag word: this member offered every pair it has free (a blocking agreement may
+    // hold some right now; coll/comm.cc).
+    st->offer[words - 1] = ctx_nothing_held() ? 1 : 0;
     std::vector<uint64_t> held = ctx_window_take();
     std::copy(held.begin(), held.end(), st->offer.begin());
-    st->offer[words - 1] = 1;  // the flag word: this member offered its pairs
     st->holds = true;
     g_holder = st;
   }
@@ -98,8 +100,10 @@ int idup_done(NbcRequest* r, int err) {
   auto* st = static_cast<Idup*>(r->state.get());
   const char* fn = r->sched.fn();
   const bool all_offered = st->agreed.back() != 0;
-  if (err == MPI_SUCCESS && !all_offered) {
-    // Someone's mask was held by another agreement: everyone saw the same AND, so everyone
+  bool any = false;
+  for (size_t w = 0; w + 1 < st->agreed.size(); ++w) any |= st->agreed[w] != 0;
+  if (err == MPI_SUCCESS && !any && !all_offered) {
+    // Someone's pairs were held by another agreement: everyone saw the same AND, so everyone
     // runs another round.
     if (st->holds) ctx_window_release(leave(st));
     Comm* parent = request_comm(r);
@@ -109,6 +113,7 @@ int idup_done(NbcRequest* r, int err) {
   }
   std::vector<uint64_t> held = leave(st);
   g_waiting.erase(std::find(g_waiting.begin(), g_waiting.end(), st));
+  ctx_idup_waiting(-1);
   if (err != MPI_SUCCESS) {
     ctx_window_release(held);
     return err;
@@ -141,6 +146,7 @@ int comm_idup(const char* fn, Comm* parent,
   st->set_hints = hints != nullptr;
   if (hints) st->hints = *hints;
   g_waiting.push_back(st.get());
+  ctx_idup_waiting(+1);
   build_round(r->sched, st.get(), parent);
   r->state = st;
   r->on_done = &idup_done;

@@ -147,32 +147,84 @@ ctl::Channel p2p_channel(const Comm* c) {
   return {c->ctx_coll(), c->rank(), c->is_inter() ? &c->remote_peers() : &c->peers()};
 }
 
+namespace {
+
+int g_idups_waiting = 0;
+
+// A blocking agreement holds what it offers while its allreduce runs (an MPI_Comm_idup round
+// progressing meanwhile must not offer the same pairs), plus a flag word: 1 when nothing else
+// was held, so the offer is everything this process has free. An empty AND of offers not all
+// complete means some member's pairs are held by an outstanding MPI_Comm_idup (coll/idup.cc),
+// which finishes while this one waits: the agreement runs again. All members see the same AND
+// and so run the same rounds.
+struct HeldOffer {
+  std::vector<uint64_t> held;   // this process's offer
+  std::vector<uint64_t> words;  // the offer and the flag word; the AND after the exchange
+  HeldOffer() {
+    words.assign(kCtxMaskWords + 1, 0);
+    // Outstanding idups go first: holding pairs now could keep them from ever agreeing (each
+    // would hold where the other needs them); this round offers nothing.
+    if (g_idups_waiting > 0) return;
+    words[kCtxMaskWords] = ctx_nothing_held() ? 1 : 0;
+    held = ctx_window_take();
+    std::copy(held.begin(), held.end(), words.begin());
+  }
+  ~HeldOffer() { ctx_window_release(held); }
+  bool settled() const {
+    if (words[kCtxMaskWords]) return true;  // everyone offered everything
+    for (int w = 0; w < kCtxMaskWords; ++w)
+      if (words[w]) return true;
+    return false;
+  }
+  std::vector<uint64_t> agreed() const {
+    return std::vector<uint64_t>(words.begin(), words.begin() + kCtxMaskWords);
+  }
+};
+
+}  // namespace
+
 int agree_ctx(const char* fn, const ctl::Channel& ch, int tag, bool keep, uint32_t* out) {
-  std::vector<uint64_t> mask = free_mask();
-  int rc = ctl::allreduce_and(fn, ch, tag, mask.data(), mask.size());
-  if (rc != MPI_SUCCESS) return rc;
-  return take(fn, mask, keep, out);
+  for (;;) {
+    HeldOffer offer;
+    int rc = ctl::allreduce_and(fn, ch, tag, offer.words.data(), offer.words.size());
+    if (rc != MPI_SUCCESS) return rc;
+    if (offer.settled()) {
+      std::vector<uint64_t> m = offer.agreed();
+      ctx_window_release(offer.held);
+      offer.held.clear();
+      return take(fn, m, keep, out);
+    }
+  }
 }
 
 int agree_ctx_inter(const char* fn, const ctl::Channel& local, int leader,
                     const ctl::Channel* bridge, int remote_leader, int bridge_tag, bool keep,
                     uint32_t* out) {
-  std::vector<uint64_t> mask = free_mask();
-  int rc = ctl::allreduce_and(fn, local, ctl::kTagCtlAgree, mask.data(), mask.size());
-  if (rc != MPI_SUCCESS) return rc;
-  std::vector<uint8_t> bytes = mask_bytes(mask);
-  if (local.me == leader) {
-    std::vector<uint8_t> theirs;
-    rc = ctl::exchange_vec(fn, *bridge, remote_leader, bridge_tag, bytes, &theirs);
+  for (;;) {
+    HeldOffer offer;
+    int rc =
+        ctl::allreduce_and(fn, local, ctl::kTagCtlAgree, offer.words.data(), offer.words.size());
     if (rc != MPI_SUCCESS) return rc;
-    if (theirs.size() != bytes.size())
-      return make_error(MPI_ERR_INTERN, fn, "context id masks of the two groups differ in size");
-    for (size_t i = 0; i < bytes.size(); ++i) bytes[i] &= theirs[i];
+    std::vector<uint8_t> bytes = mask_bytes(offer.words);
+    if (local.me == leader) {
+      std::vector<uint8_t> theirs;
+      rc = ctl::exchange_vec(fn, *bridge, remote_leader, bridge_tag, bytes, &theirs);
+      if (rc != MPI_SUCCESS) return rc;
+      if (theirs.size() != bytes.size())
+        return make_error(MPI_ERR_INTERN, fn, "context id masks of the two groups differ in size");
+      for (size_t i = 0; i < bytes.size(); ++i) bytes[i] &= theirs[i];
+    }
+    rc = ctl::bcast_vec(fn, local, leader, ctl::kTagCtlAgree, &bytes);
+    if (rc != MPI_SUCCESS) return rc;
+    std::memcpy(offer.words.data(), bytes.data(),
+                std::min(bytes.size(), offer.words.size() * sizeof(uint64_t)));
+    if (offer.settled()) {
+      std::vector<uint64_t> m = offer.agreed();
+      ctx_window_release(offer.held);
+      offer.held.clear();
+      return take(fn, m, keep, out);
+    }
   }
-  rc = ctl::bcast_vec(fn, local, leader, ctl::kTagCtlAgree, &bytes);
-  if (rc != MPI_SUCCESS) return rc;
-  std::memcpy(mask.data(), bytes.data(), std::min(bytes.size(), mask.size() * 8));
-  return take(fn, mask, keep, out);
 }
 
 int agree_context_id(const char* fn, Comm* parent, uint32_t* out) {
@@ -186,6 +238,14 @@ std::vector<uint64_t> ctx_window_take() {
   std::vector<uint64_t> m = free_mask();
   for (int w = 0; w < kCtxMaskWords; ++w) g_ctx_pending[w] |= m[w];
   return m;
+}
+
+void ctx_idup_waiting(int delta) { g_idups_waiting += delta; }
+
+bool ctx_nothing_held() {
+  for (int w = 0; w < kCtxMaskWords; ++w)
+    if (g_ctx_pending[w]) return false;
+  return true;
 }
 
 void ctx_window_release(const std::vector<uint64_t>& window) {

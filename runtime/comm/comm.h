@@ -144,6 +144,11 @@ void release_context_id(uint32_t ctx);
 /// ctx_window_release; coll/idup.cc lets one agreement at a time hold them.
 std::vector<uint64_t> ctx_window_take();
 void ctx_window_release(const std::vector<uint64_t>& window);
+/// True when no agreement holds pairs: an offer taken now is everything free.
+bool ctx_nothing_held();
+/// MPI_Comm_idup counts its outstanding agreements (+1 posted, -1 done): while there are any,
+/// blocking agreements offer nothing and run again, so the idups can agree first.
+void ctx_idup_waiting(int delta);
 /// Let go of `window` and reserve the lowest pair of window AND `agreed` (the AND of every
 /// member's offer). Returns an MPI error code (not raised): MPI_ERR_INTERN when no pair is
 /// left.

@@ -192,8 +192,9 @@ static void split_hw(void) {
 
 /* Duplications of different communicators started in different orders (allowed: they are
  * collectives on different communicators): even ranks duplicate WORLD, then a copy of it, then
- * the halves of a split; odd ranks the other way round. Each agreement must still reach a
- * context id no member uses, and the copies work and are isolated. */
+ * the halves of a split; odd ranks the other way round; then a blocking MPI_Comm_dup while
+ * they are outstanding. Each agreement must still reach a context id no member uses, and the
+ * copies work and are isolated. */
 static void idup_crossed(void) {
   MPI_Comm copy, half, d[3];
   MPI_Request reqs[3];
@@ -205,7 +206,12 @@ static void idup_crossed(void) {
       int which = rank_ % 2 ? 2 - k : k;
       CHECK_MPI(MPI_Comm_idup(parents[which], &d[which], &reqs[which]));
     }
+    /* A blocking duplication while they are outstanding must wait for them, not fail. */
+    MPI_Comm blocking;
+    CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &blocking));
     CHECK_MPI(MPI_Waitall(3, reqs, MPI_STATUSES_IGNORE));
+    use(blocking, 30 + round);
+    CHECK_MPI(MPI_Comm_free(&blocking));
     for (int k = 0; k < 3; ++k) {
       int cmp;
       CHECK_MPI(MPI_Comm_compare(d[k], parents[k], &cmp));
