@@ -135,9 +135,15 @@ MPI_Datatype cvar_datatype(CvarType t) {
   return MPI_CHAR;
 }
 
+bool settable_while_running(const ParamDef* p);
+
 // Who must agree on a value: a rank's own logging and waiting are its business; protocol
-// limits and algorithm choices must be the same on every rank.
+// limits and algorithm choices must be the same on every rank. Once the library is up, a
+// variable it read as it came up cannot be written any more: read-only from then on (tools
+// such as MPICH's cvarwrite test write every variable not read-only and expect to read the
+// value back).
 int cvar_scope(const ParamDef* p) {
+  if (g_state.phase != Phase::kBefore && !settable_while_running(p)) return MPI_T_SCOPE_READONLY;
   static const char* const kLocal[] = {"MPR_VERBOSE",
                                        "MPR_STATS",
                                        "MPR_DEBUG_STARTUP",

@@ -285,6 +285,13 @@ extern "C" int PMPI_Win_free_keyval(int* win_keyval) {
   constexpr const char* fn = "MPI_Win_free_keyval";
   MPR_TRY(check_running(fn));
   MPR_TRY(check_arg(fn, nullptr, win_keyval, "win_keyval is NULL"));
+  // Freed again while its attributes live (from a delete callback, through a saved copy):
+  // accepted, as for communicator keyvals (api/attr.cc).
+  if (Keyval* freed = find_keyval(*win_keyval);
+      freed && freed->freed && freed->kind == AttrKind::kWin) {
+    *win_keyval = MPI_KEYVAL_INVALID;
+    return MPI_SUCCESS;
+  }
   Keyval* kv = to_keyval(*win_keyval);
   if (!kv || kv->kind != AttrKind::kWin)
     return raise_error(nullptr, MPI_ERR_KEYVAL, fn, "invalid window keyval %d", *win_keyval);

@@ -3,8 +3,9 @@
  *   datatype one of MPI_INT/MPI_UNSIGNED_LONG_LONG/MPI_CHAR, the on/off enumeration of the
  *   boolean ones), read, and two written (MPR_PML_GET_INFLIGHT, MPR_COLL_ALG_DYNAMIC), which
  *   the library then runs with;
- * - while running: a protocol limit cannot be written (MPI_T_ERR_CVAR_SET_NOT_NOW), a forced
- *   collective algorithm can (dynamic selection is on) and a bcast runs with it;
+ * - while running: a protocol limit cannot be written (MPI_T_ERR_CVAR_SET_NOT_NOW; its scope is
+ *   read-only now), a forced collective algorithm can (dynamic selection is on) and a bcast
+ *   runs with it;
  * - performance variables: a started eager-message counter sees exactly the messages sent
  *   while it runs (count and bytes), a stopped one sees nothing, reset/write/readreset act on
  *   the handle only, a 1 MiB send is counted as rendezvous, the high-water mark is continuous
@@ -18,6 +19,13 @@ static int cvar_index(const char *name) {
   int i = -1;
   CHECK_MPI(MPI_T_cvar_get_index(name, &i));
   return i;
+}
+
+static int cvar_scope_of(const char *name) {
+  int idx = -1, scope = -1;
+  CHECK_MPI(MPI_T_cvar_get_index(name, &idx));
+  CHECK_MPI(MPI_T_cvar_get_info(idx, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &scope));
+  return scope;
 }
 
 static MPI_T_cvar_handle cvar_handle(const char *name, int *count) {
@@ -222,6 +230,9 @@ int main(int argc, char **argv) {
   CHECK_INT(v, ==, 2);
   unsigned long long limit = 1024;
   CHECK_INT(MPI_T_cvar_write(eager, &limit), ==, MPI_T_ERR_CVAR_SET_NOT_NOW);
+  /* and says so: read-only while running, the forced algorithms (dynamic selection) not */
+  CHECK_INT(cvar_scope_of("MPR_SHM_EAGER_LIMIT"), ==, MPI_T_SCOPE_READONLY);
+  CHECK_INT(cvar_scope_of("MPR_COLL_BCAST_ALG"), ==, MPI_T_SCOPE_ALL_EQ);
   CHECK_MPI(MPI_T_cvar_read(eager, &v));
   const char *eager_env = getenv("MPR_SHM_EAGER_LIMIT"); /* some stages set it */
   CHECK_INT(v, ==, eager_env ? strtoull(eager_env, NULL, 0) : 8192);

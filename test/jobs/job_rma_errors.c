@@ -244,6 +244,33 @@ static void check_attributes(void) {
 static int handler_calls_, handler_code_;
 static MPI_Win handler_win_;
 
+/* A window keyval freed again while its attributes live (from the delete callback and
+ * through a saved copy of the handle) is accepted; the attributes' deletion still runs. */
+static int refree_deletes_;
+static int refree_delete(MPI_Win win, int keyval, void *attr, void *extra) {
+  (void)win, (void)attr, (void)extra;
+  ++refree_deletes_;
+  CHECK_MPI(MPI_Win_free_keyval(&keyval));
+  return MPI_SUCCESS;
+}
+
+static void check_win_keyval_refree(void) {
+  int mem[2][1], key = MPI_KEYVAL_INVALID, copy;
+  MPI_Win w[2];
+  for (int i = 0; i < 2; ++i)
+    CHECK_MPI(MPI_Win_create(mem[i], sizeof mem[i], 1, MPI_INFO_NULL, MPI_COMM_WORLD, &w[i]));
+  CHECK_MPI(MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, refree_delete, &key, NULL));
+  copy = key;
+  CHECK_MPI(MPI_Win_set_attr(w[0], key, NULL));
+  CHECK_MPI(MPI_Win_set_attr(w[1], key, NULL));
+  CHECK_MPI(MPI_Win_free(&w[0])); /* the callback frees the keyval */
+  CHECK_MPI(MPI_Win_free_keyval(&key));
+  CHECK_INT(key, ==, MPI_KEYVAL_INVALID);
+  CHECK_MPI(MPI_Win_free_keyval(&copy));
+  CHECK_MPI(MPI_Win_free(&w[1])); /* and again */
+  CHECK_INT(refree_deletes_, ==, 2);
+}
+
 static void win_handler(MPI_Win *win, int *code, ...) {
   ++handler_calls_;
   handler_code_ = *code;
@@ -314,6 +341,7 @@ int main(int argc, char **argv) {
 
   check_create_errors();
   check_attributes();
+  check_win_keyval_refree();
   check_user_errhandler();
   jobs_done("job_rma_errors");
   CHECK_MPI(MPI_Finalize());
