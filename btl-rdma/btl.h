@@ -2,14 +2,17 @@
 // registered memory. Backends (self, shm, verbs, tcp) implement it; the registry (registry.h) owns
 // them, and the pml and one-sided communication reach them only through it.
 //
-// Peers are job ranks (0..job size-1). A backend never knows about MPI tags, communicators or
-// datatypes. All calls are made from one thread at a time (the MPI runtime serializes them).
+// Peers are job ranks (0..job size-1), then the processes of other jobs this one connected to
+// (MPI_Comm_connect/accept, spawn), numbered from the job size on (common::Bootstrap::npeers). A
+// backend never knows about MPI tags, communicators or datatypes. All calls are made from one
+// thread at a time (the MPI runtime serializes them).
 #pragma once
 
 #include <sys/uio.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -47,6 +50,9 @@ struct Caps {
   /// process updating a word (the owner included) goes through the same agent: device atomics
   /// are not guaranteed to be atomic with respect to CPU atomics on the same word.
   bool native_atomics = false;
+  /// Reaches processes of other jobs (peers from the job size on, added while the job runs)
+  /// with the entries they hand over: add_peers() and contact() work.
+  bool other_jobs = false;
 };
 
 /// 64-bit remote atomic operations (MPI RMA locks and counters).
@@ -125,6 +131,16 @@ class Btl {
     return true;
   }
 
+  /// Peers `first`..bs.npeers()-1 are processes of other jobs that just became peers (only
+  /// called where caps().other_jobs): read the entries they handed over (bs.get) and prepare
+  /// to reach them; reachable() then says which this backend reaches.
+  virtual void add_peers(common::Bootstrap& bs, int first) { (void)bs, (void)first; }
+  /// The entries (modex key -> value) a process of another job needs to reach this one
+  /// through this backend; they come back to that process's add_peers() (only where
+  /// caps().other_jobs).
+  virtual void contact(std::map<std::string, std::vector<uint8_t>>* entries) const {
+    (void)entries;
+  }
   /// Register the handler for am_id (0..kMaxAmIds-1). Must be called before the first progress().
   void set_handler(int am_id, AmHandler fn, void* ctx) { handlers_[am_id] = {fn, ctx}; }
 
@@ -220,5 +236,10 @@ std::unique_ptr<Btl> make_self_btl(common::Bootstrap& bs);
 std::unique_ptr<Btl> make_shm_btl(common::Bootstrap& bs);
 std::unique_ptr<Btl> make_verbs_btl(common::Bootstrap& bs);
 std::unique_ptr<Btl> make_tcp_btl(common::Bootstrap& bs);
+/// The tcp backend for a process whose job did not load it (all its ranks on one node) when it
+/// connects to another job: it listens (on the interfaces MPR_TCP_IF_* allow, and on loopback
+/// for processes on this host), puts nothing into the modex and serves only processes of
+/// other jobs. Throws Unavailable when no address can be used.
+std::unique_ptr<Btl> make_tcp_btl_other_jobs(common::Bootstrap& bs);
 
 }  // namespace mpr::btl

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 #include <sstream>
 #include <stdexcept>
 
@@ -24,12 +25,14 @@ struct Entry {
   const char* name;
   Factory factory;
   bool always;
+  /// Loads the backend after setup to reach processes of other jobs only (nullptr: it cannot).
+  Factory for_other_jobs;
 };
 constexpr Entry kTable[] = {
-    {"self", &make_self_btl, true},
-    {"shm", &make_shm_btl, false},
-    {"verbs", &make_verbs_btl, false},
-    {"tcp", &make_tcp_btl, false},
+    {"self", &make_self_btl, true, nullptr},
+    {"shm", &make_shm_btl, false, nullptr},
+    {"verbs", &make_verbs_btl, false, nullptr},
+    {"tcp", &make_tcp_btl, false, &make_tcp_btl_other_jobs},
 };
 static_assert(std::size(kTable) <= kMaxSlots);
 
@@ -143,38 +146,106 @@ Registry::Registry(common::Bootstrap& bs, std::vector<std::unique_ptr<Btl>> btls
 Registry::~Registry() = default;
 
 void Registry::set_handler(int am_id, AmHandler fn, void* ctx) {
+  handlers_[am_id] = {fn, ctx};
   for (Btl* b : loaded_) b->set_handler(am_id, fn, ctx);
 }
 
 void Registry::connect() {
   bs_.fence();
   for (Btl* b : loaded_) b->wire_up(bs_);
-  const int me = bs_.rank();
-  for (int peer = 0; peer < npeers(); ++peer) {
-    Btl* best = nullptr;
-    for (Btl* b : loaded_) {
-      if (!b->reachable(peer)) continue;
-      if (!best || b->caps().rank < best->caps().rank) best = b;
-    }
-    if (!best) {
-      // Every backend's reason: those loaded say why not this peer, the others why not at all.
-      std::string why;
-      for (Btl* b : loaded_) {
-        std::string w = b->why_unreachable(peer);
-        why += std::string(why.empty() ? "" : "; ") + b->caps().name + ": " +
-               (w.empty() ? "does not reach it" : w);
-      }
-      for (const std::string& d : declined_) why += "; " + d;
-      std::vector<uint8_t> node;
-      std::string where;
-      if (bs_.get(peer, kNodeKey, &node) && !node.empty())
-        where = " on node " + std::string(node.begin(), node.end());
-      throw std::runtime_error("rank " + std::to_string(me) + ": no backend reaches peer " +
-                               std::to_string(peer) + where + " (" + why + "; check MPR_BTL)");
-    }
-    peers_[static_cast<size_t>(peer)].btl = best;
-    if (std::find(used_.begin(), used_.end(), best) == used_.end()) used_.push_back(best);
+  for (int peer = 0; peer < npeers(); ++peer) choose(peer);
+}
+
+void Registry::choose(int peer) {
+  Btl* best = nullptr;
+  for (Btl* b : loaded_) {
+    if (!b->reachable(peer)) continue;
+    if (!best || b->caps().rank < best->caps().rank) best = b;
   }
+  if (!best) {
+    // Every backend's reason: those loaded say why not this peer, the others why not at all.
+    std::string why;
+    for (Btl* b : loaded_) {
+      std::string w = b->why_unreachable(peer);
+      why += std::string(why.empty() ? "" : "; ") + b->caps().name + ": " +
+             (w.empty() ? "does not reach it" : w);
+    }
+    for (const std::string& d : declined_) why += "; " + d;
+    std::vector<uint8_t> node;
+    std::string where;
+    if (bs_.get(peer, kNodeKey, &node) && !node.empty())
+      where = " on node " + std::string(node.begin(), node.end());
+    const std::string whom = peer < bs_.size() ? "peer " + std::to_string(peer)
+                                               : "rank " + std::to_string(bs_.peer_rank(peer)) +
+                                                     " of job " + bs_.peer_job(peer);
+    throw std::runtime_error("rank " + std::to_string(bs_.rank()) + ": no backend reaches " + whom +
+                             where + " (" + why + "; check MPR_BTL)");
+  }
+  peers_[static_cast<size_t>(peer)].btl = best;
+  if (std::find(used_.begin(), used_.end(), best) == used_.end()) used_.push_back(best);
+}
+
+std::map<std::string, std::vector<uint8_t>> Registry::contact() {
+  std::map<std::string, std::vector<uint8_t>> entries;
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) != 0) host[0] = 0;
+  entries[kNodeKey] = std::vector<uint8_t>(host, host + std::strlen(host));
+  bool any = false;
+  for (Btl* b : loaded_) {
+    if (!b->caps().other_jobs) continue;
+    b->contact(&entries);
+    any = true;
+  }
+  if (any) return entries;
+  // None loaded at setup: load the first that can serve other jobs alone, if MPR_BTL allows.
+  const std::vector<std::string> wanted = split_list(common::param_string("MPR_BTL"));
+  std::string why;
+  for (size_t i = 0; i < std::size(kTable); ++i) {
+    const Entry& e = kTable[i];
+    if (!e.for_other_jobs) continue;
+    if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), e.name) == wanted.end()) {
+      why += std::string(why.empty() ? "" : "; ") + e.name + ": not in MPR_BTL";
+      continue;
+    }
+    std::unique_ptr<Btl> b;
+    try {
+      b = e.for_other_jobs(bs_);
+    } catch (const std::exception& ex) {
+      why += std::string(why.empty() ? "" : "; ") + e.name + ": " + ex.what();
+      continue;
+    }
+    if (!b) {
+      why += std::string(why.empty() ? "" : "; ") + e.name + ": not built";
+      continue;
+    }
+    for (int id = 0; id < kMaxAmIds; ++id)
+      if (handlers_[id].fn) b->set_handler(id, handlers_[id].fn, handlers_[id].ctx);
+    b->contact(&entries);
+    loaded_.push_back(b.get());
+    slots_.push_back(static_cast<int>(i));
+    owned_.push_back(std::move(b));
+    return entries;
+  }
+  throw std::runtime_error("no backend can reach processes of other jobs (" +
+                           (why.empty() ? std::string("none built") : why) + ")");
+}
+
+std::string Registry::add_peers() {
+  const int first = npeers();
+  const int n = bs_.npeers();
+  if (n <= first) return "";
+  peers_.resize(static_cast<size_t>(n));
+  for (Btl* b : loaded_)
+    if (b->caps().other_jobs) b->add_peers(bs_, first);
+  std::string why;
+  for (int peer = first; peer < n; ++peer) {
+    try {
+      choose(peer);
+    } catch (const std::runtime_error& e) {
+      if (why.empty()) why = e.what();
+    }
+  }
+  return why;
 }
 
 int Registry::slot(const Btl* b) const {

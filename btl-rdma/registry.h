@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstring>
 #include <deque>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -58,6 +59,18 @@ class Registry {
   /// one backend per peer: among those that reach it, the lowest Caps::rank. Throws
   /// std::runtime_error naming the first peer no backend reaches and what was loaded.
   void connect();
+
+  /// What a process of another job needs to reach this one (MPI_Comm_connect/accept, spawn):
+  /// this process's host name and the entries of every backend that reaches other jobs. When
+  /// none is loaded (a job on one node does not load tcp), loads one now. Throws
+  /// std::runtime_error saying why none can be used (MPR_BTL leaves tcp out, no address).
+  std::map<std::string, std::vector<uint8_t>> contact();
+
+  /// Processes of other jobs became peers (Bootstrap::add_remote), up to bs.npeers(): each
+  /// backend that reaches other jobs learns of them and every new peer gets the reachable one
+  /// with the lowest Caps::rank. Returns "" or, when some peer is reached by none (its
+  /// backend() stays nullptr), the sentence naming the first such peer and why.
+  std::string add_peers();
 
   /// The backend that carries traffic to job rank `peer` (after connect()).
   Btl* backend(int peer) const { return peers_[static_cast<size_t>(peer)].btl; }
@@ -144,6 +157,9 @@ class Registry {
     Btl* btl = nullptr;
     std::deque<Queued> backlog;
   };
+  /// Picks the backend of `peer` among those loaded; throws std::runtime_error naming the peer
+  /// if none reaches it.
+  void choose(int peer);
   void queue(Peer& p, int am_id, const void* hdr, size_t hdr_len, const void* data, size_t len,
              SentFn sent, void* ctx, void* arg);
   int drain();
@@ -156,6 +172,11 @@ class Registry {
   std::vector<Peer> peers_;
   std::vector<int> backlogged_peers_;
   std::vector<std::string> declined_;  // "name: why" of each backend create() did not load
+  struct Handler {
+    AmHandler fn = nullptr;
+    void* ctx = nullptr;
+  };
+  Handler handlers_[kMaxAmIds];  // installed on backends loaded later too (contact())
   bool finalized_ = false;
 };
 

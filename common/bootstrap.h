@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -33,10 +34,60 @@ class Bootstrap {
     (void)poll;
     fence();
   }
-  /// Value another rank published (after a fence). Returns false if absent.
-  virtual bool get(int rank, const std::string& key, std::vector<uint8_t>* value) = 0;
   /// True when more ranks run on this node than it has cores (wait loops yield sooner).
   virtual bool oversubscribed() const = 0;
+
+  /// A process of another job this one connected to (MPI_Comm_connect/accept, spawn): who it
+  /// is and the entries it would have published in its own job's modex.
+  struct RemoteProcess {
+    std::string job_id;
+    int rank = -1;
+    std::map<std::string, std::vector<uint8_t>> entries;
+  };
+
+  /// Peers 0..size()-1 are the job's ranks; processes of other jobs added with add_remote()
+  /// follow them, numbered in the order they were added (so the numbering is this process's
+  /// own: other processes may number them differently).
+  int npeers() const { return size() + static_cast<int>(remote_.size()); }
+  /// Makes `p` a peer and returns its number (npeers() - 1 afterwards).
+  int add_remote(RemoteProcess p) {
+    remote_.push_back(std::move(p));
+    return npeers() - 1;
+  }
+  /// The peer that is rank `rank` of job `job_id`, or -1 when it is not known.
+  int find_peer(const std::string& job_id, int rank) const {
+    if (job_id == this->job_id()) return rank >= 0 && rank < size() ? rank : -1;
+    for (size_t i = 0; i < remote_.size(); ++i)
+      if (remote_[i].rank == rank && remote_[i].job_id == job_id)
+        return size() + static_cast<int>(i);
+    return -1;
+  }
+  /// The job and the rank in it of `peer` (0 <= peer < npeers()).
+  const std::string& peer_job(int peer) const {
+    return peer < size() ? job_id() : remote_[static_cast<size_t>(peer - size())].job_id;
+  }
+  int peer_rank(int peer) const {
+    return peer < size() ? peer : remote_[static_cast<size_t>(peer - size())].rank;
+  }
+
+  /// Value another rank published (after a fence), or an entry a process of another job
+  /// handed over (add_remote). Returns false if absent.
+  bool get(int peer, const std::string& key, std::vector<uint8_t>* value) {
+    if (peer < size()) return get_job(peer, key, value);
+    if (peer >= npeers()) return false;
+    const auto& entries = remote_[static_cast<size_t>(peer - size())].entries;
+    auto it = entries.find(key);
+    if (it == entries.end()) return false;
+    *value = it->second;
+    return true;
+  }
+
+ protected:
+  /// get() for a rank of the job.
+  virtual bool get_job(int rank, const std::string& key, std::vector<uint8_t>* value) = 0;
+
+ private:
+  std::vector<RemoteProcess> remote_;
 };
 
 }  // namespace mpr::common

@@ -58,13 +58,17 @@ bool shm_entry_of_job(std::string_view entry, std::string_view job_id) {
   return entry.starts_with(shm_job_prefix(job_id));
 }
 
-int remove_job_shm_objects(std::string_view job_id, const char* dir) {
+int remove_job_shm_objects(std::string_view job_id, const char* dir, bool with_spawned) {
   DIR* d = ::opendir(dir);
   if (!d) return 0;
   const std::string prefix = shm_job_prefix(job_id);
+  const std::string spawned = "mpr." + sanitize_job_id(job_id) + "_";
   std::vector<std::string> doomed;
-  while (dirent* e = ::readdir(d))
-    if (std::string_view(e->d_name).starts_with(prefix)) doomed.emplace_back(e->d_name);
+  while (dirent* e = ::readdir(d)) {
+    const std::string_view name(e->d_name);
+    if (name.starts_with(prefix) || (with_spawned && name.starts_with(spawned)))
+      doomed.emplace_back(e->d_name);
+  }
   ::closedir(d);
   int removed = 0;
   for (const std::string& name : doomed)

@@ -21,8 +21,11 @@ std::string shm_job_prefix(std::string_view job_id);
 bool shm_entry_of_job(std::string_view entry, std::string_view job_id);
 
 /// Unlinks every /dev/shm entry of `job_id` (best effort); returns how many it removed.
-/// `dir` is for tests.
-int remove_job_shm_objects(std::string_view job_id, const char* dir = "/dev/shm");
+/// `with_spawned`: also those of the jobs it spawned, whose ids are "<job_id>.<n>" (their
+/// entries start "mpr.<sanitized job id>_"; a launcher's job ids end in digits, so no other
+/// job's do). `dir` is for tests.
+int remove_job_shm_objects(std::string_view job_id, const char* dir = "/dev/shm",
+                           bool with_spawned = false);
 
 /// A mapping of a shared-memory object. Move-only; the destructor unmaps (never unlinks: the
 /// creator decides when the name goes, usually once every process has it mapped).

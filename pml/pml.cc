@@ -68,9 +68,17 @@ PmlImpl::PmlImpl(common::Bootstrap& bs, btl::Registry& reg, std::unique_ptr<btl:
   select_backends();
 }
 
-void PmlImpl::select_backends() {
-  for (int peer = 0; peer < static_cast<int>(peers_.size()); ++peer) {
+void PmlImpl::add_peers() {
+  const size_t first = peers_.size();
+  if (static_cast<size_t>(reg_.npeers()) <= first) return;
+  peers_.resize(static_cast<size_t>(reg_.npeers()));
+  select_backends(static_cast<int>(first));
+}
+
+void PmlImpl::select_backends(int first) {
+  for (int peer = first; peer < static_cast<int>(peers_.size()); ++peer) {
     btl::Btl* best = reg_.backend(peer);
+    if (!best) continue;  // a process of another job nothing reaches (Registry::add_peers)
     const btl::Caps& caps = best->caps();
     if (caps.max_am_size <= sizeof(RtsHdr))
       throw std::runtime_error("rank " + std::to_string(rank_) + ": backend " + caps.name +

@@ -145,6 +145,9 @@ class Pml {
   /// at creation from the tunables and the bootstrap's oversubscribed() (common/wait.h).
   const common::WaitPolicy& wait_policy() const { return wait_policy_; }
 
+  /// Processes of other jobs became peers, and the registry chose their backends
+  /// (Registry::add_peers): set up the pml's state for every peer it does not know yet.
+  virtual void add_peers() = 0;
   /// Called at MPI_Finalize after all user requests completed: drains, fences, tears down.
   virtual void finalize() = 0;
 

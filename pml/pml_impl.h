@@ -153,6 +153,7 @@ class PmlImpl final : public Pml {
   Message* improbe(int src, int tag, uint32_t ctx, Status* st) override;
   Request* imrecv(void* buf, size_t bytes, Message* msg) override;
   bool cancel(Request* req) override;
+  void add_peers() override;
   void release(Request* req) override;
   int progress() override;
   void wait(Request* req) override;
@@ -165,7 +166,7 @@ class PmlImpl final : public Pml {
 
  private:
   // setup (pml.cc)
-  void select_backends();
+  void select_backends(int first = 0);
 
   // progress machinery (progress.cc)
   void send_ctl(int peer, const void* hdr, size_t hdr_len, SendReq* done_on_send = nullptr,

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -45,7 +46,10 @@ uint64_t job_hash(const std::string& job_id);
 class TcpBtl final : public Btl {
  public:
   /// Phase 1: opens the listeners and puts this rank's endpoints and secret into the modex.
-  TcpBtl(common::Bootstrap& bs, const Config& cfg, const std::vector<IfAddr>& addrs);
+  /// `other_jobs_only`: loaded after setup to reach processes of other jobs only; then it
+  /// always listens on loopback too (for those on this host) and puts nothing.
+  TcpBtl(common::Bootstrap& bs, const Config& cfg, const std::vector<IfAddr>& addrs,
+         bool other_jobs_only = false);
   ~TcpBtl() override;
 
   const Caps& caps() const override { return caps_; }
@@ -53,6 +57,8 @@ class TcpBtl final : public Btl {
   void finalize() override;
   bool reachable(int peer) const override;
   std::string why_unreachable(int peer) const override;
+  void add_peers(common::Bootstrap& bs, int first) override;
+  void contact(std::map<std::string, std::vector<uint8_t>>* entries) const override;
   Status send_am(int peer, int am_id, const void* hdr, size_t hdr_len, const struct iovec* iov,
                  int iovcnt) override;
   void reg(void* addr, size_t len, Registration* out) override;
@@ -116,6 +122,11 @@ class TcpBtl final : public Btl {
     int peer = -1;
   };
   struct PeerState {
+    /// Who it is: its job (job_hash of its job id) and its rank there; for the job's own
+    /// ranks this job's hash and the peer number.
+    uint64_t job_hash = 0;
+    int job_rank = -1;
+    std::string job_id;  ///< of a process of another job, for messages
     ModexEntry info;
     bool have_info = false;
     bool local = false;  ///< on this node: reached through the loopback listeners
@@ -141,7 +152,15 @@ class TcpBtl final : public Btl {
   // setup (tcp_setup.cc)
   void open_listener(uint32_t addr);
   void choose_route(int peer, PeerState& p);
+  /// Reads `peer`'s entry from the bootstrap into p (false, with p.why_not, when unusable).
+  bool read_entry(common::Bootstrap& bs, int peer, PeerState& p);
   std::string node_of(int peer) const;
+  /// "rank 3", or "rank 3 of job <id>" for a process of another job, for messages.
+  std::string who(int peer) const;
+  /// Whose connection wins when both ends connect at once: the lower (job hash, rank).
+  bool wins_over(const PeerState& p) const {
+    return job_hash_ != p.job_hash ? job_hash_ < p.job_hash : rank_ < p.job_rank;
+  }
 
   // connections (tcp_conn.cc)
   void start_connect(int peer);
@@ -183,6 +202,8 @@ class TcpBtl final : public Btl {
   std::vector<std::unique_ptr<Listener>> listeners_;
   std::vector<IfAddr> addrs_;
   std::vector<PeerState> peers_;
+  /// Processes of other jobs: (job hash, rank there) -> peer.
+  std::map<std::pair<uint64_t, int>, int> remote_;
   std::vector<std::unique_ptr<Conn>> conns_;  ///< every live connection
   std::vector<Conn*> ready_;  ///< connections with parsed-but-undelivered input (after a yield)
   std::vector<std::unique_ptr<Conn>> graveyard_;  ///< closed during this progress()

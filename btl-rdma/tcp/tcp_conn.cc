@@ -98,7 +98,7 @@ void TcpBtl::on_connect_ready(Conn* c) {
   Hello h;
   h.job_hash = job_hash_;
   h.src = rank_;
-  h.dst = peer;
+  h.dst = p.job_rank;
   std::memcpy(h.secret, p.info.secret, sizeof h.secret);
   // A fresh socket's send buffer always takes 40 bytes.
   if (::send(c->fd, &h, sizeof h, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof h)) {
@@ -158,8 +158,7 @@ void TcpBtl::on_handshake_input(Conn* c) {
     if (p.connecting == c) p.connecting = nullptr;
     // The acceptor closed without answering. It does so only after our own Hello was refused
     // as a duplicate... which comes with a Reply; so this is a failure.
-    lose_peer(peer, "rank " + std::to_string(peer) + " at " + c->remote +
-                        " closed the connection during the handshake");
+    lose_peer(peer, who(peer) + " at " + c->remote + " closed the connection during the handshake");
     return;
   }
   if (c->state == ConnState::kAwaitHello) {
@@ -173,8 +172,9 @@ void TcpBtl::on_handshake_input(Conn* c) {
   if (r.magic != kHelloMagic || std::memcmp(r.secret, me_.secret, sizeof r.secret) != 0) {
     p.connecting = nullptr;
     close_conn(c);
-    lose_peer(peer, "the process at " + c->remote + " is not rank " + std::to_string(peer) +
-                        " of this job (its handshake answer did not authenticate)");
+    lose_peer(peer, "the process at " + c->remote + " is not " + who(peer) +
+                        (peer < size_ ? " of this job" : "") +
+                        " (its handshake answer did not authenticate)");
     return;
   }
   p.connecting = nullptr;
@@ -195,18 +195,27 @@ void TcpBtl::check_hello(Conn* c) {
   if (h.version != kWireVersion)
     return reject(c, "wire version " + std::to_string(h.version) + ", this build speaks " +
                          std::to_string(kWireVersion));
-  if (h.job_hash != job_hash_) return reject(c, "it belongs to another job");
-  if (h.dst != rank_ || h.src < 0 || h.src >= size_ || h.src == rank_)
+  int peer = -1;
+  if (h.job_hash == job_hash_) {
+    if (h.src < 0 || h.src >= size_ || h.src == rank_)
+      peer = -2;
+    else
+      peer = h.src;
+  } else if (auto it = remote_.find({h.job_hash, h.src}); it != remote_.end()) {
+    peer = it->second;  // a process of another job this one connected to
+  }
+  if (peer == -1) return reject(c, "it belongs to another job (none this process is connected to)");
+  if (h.dst != rank_ || peer < 0)
     return reject(c, "it names ranks " + std::to_string(h.src) + " -> " + std::to_string(h.dst));
   if (std::memcmp(h.secret, me_.secret, sizeof h.secret) != 0)
     return reject(c, "wrong secret for rank " + std::to_string(rank_));
-  --handshaking_;
-  const int peer = h.src;
   PeerState& p = peers_[static_cast<size_t>(peer)];
+  if (!p.have_info) return reject(c, who(peer) + " handed over no tcp endpoints");
+  --handshaking_;
   Reply r;
   std::memcpy(r.secret, p.info.secret, sizeof r.secret);
-  // Simultaneous connects: the connection made by the lower rank wins on both sides.
-  const bool duplicate = p.up || (p.connecting && rank_ < peer);
+  // Simultaneous connects: the connection made by the lower (job, rank) wins on both sides.
+  const bool duplicate = p.up || (p.connecting && wins_over(p));
   r.verdict = duplicate ? Verdict::kDuplicate : Verdict::kAccept;
   if (::send(c->fd, &r, sizeof r, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof r) || duplicate) {
     if (duplicate) ++stats_.duplicates;
@@ -281,8 +290,8 @@ void TcpBtl::lose_peer(int peer, const std::string& why) {
   p.bulk.clear();
   p.ctl_bytes = 0;
   if (finalizing_) return;
-  report_peer_lost(peer, "tcp: connection to rank " + std::to_string(peer) + " on node " +
-                             node_of(peer) + where + " lost: " + why);
+  report_peer_lost(peer, "tcp: connection to " + who(peer) + " on node " + node_of(peer) + where +
+                             " lost: " + why);
 }
 
 void TcpBtl::expire_handshakes() {
@@ -304,13 +313,14 @@ void TcpBtl::finalize() {
   // Every peer we talk to learns that the end of our stream is no failure. The runtime fenced
   // before this, so nothing else is in flight.
   const int64_t until = now_ms() + 2000;
-  for (int peer = 0; peer < size_; ++peer) {
+  const int npeers = static_cast<int>(peers_.size());
+  for (int peer = 0; peer < npeers; ++peer) {
     PeerState& p = peers_[static_cast<size_t>(peer)];
     if (p.up) queue_ctl(peer, FrameType::kGoodbye, nullptr, 0);
   }
   for (;;) {
     bool pending = false;
-    for (int peer = 0; peer < size_; ++peer) {
+    for (int peer = 0; peer < npeers; ++peer) {
       PeerState& p = peers_[static_cast<size_t>(peer)];
       if (p.up && (!p.ctl.empty() || !p.bulk.empty())) {
         flush(peer, p);

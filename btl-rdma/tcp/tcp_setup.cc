@@ -55,7 +55,8 @@ Config Config::from_params() {
   return c;
 }
 
-TcpBtl::TcpBtl(common::Bootstrap& bs, const Config& cfg, const std::vector<IfAddr>& addrs)
+TcpBtl::TcpBtl(common::Bootstrap& bs, const Config& cfg, const std::vector<IfAddr>& addrs,
+               bool other_jobs_only)
     : bs_(bs), cfg_(cfg), rank_(bs.rank()), size_(bs.size()), addrs_(addrs) {
   caps_.name = "tcp";
   caps_.rank = 30;  // after shm (10) and verbs (20)
@@ -70,6 +71,7 @@ TcpBtl::TcpBtl(common::Bootstrap& bs, const Config& cfg, const std::vector<IfAdd
   caps_.needs_registration = false;
   caps_.rndv_get_min = 0;
   caps_.native_atomics = false;
+  caps_.other_jobs = true;
   job_hash_ = job_hash(bs.job_id());
   epfd_ = epoll_create1(EPOLL_CLOEXEC);
   if (epfd_ < 0) throw std::system_error(errno, std::generic_category(), "tcp: epoll_create1");
@@ -89,10 +91,19 @@ TcpBtl::TcpBtl(common::Bootstrap& bs, const Config& cfg, const std::vector<IfAdd
   // Peers on this node are shm's, unless MPR_BTL leaves shm out: then they connect over
   // loopback, which works whatever interfaces exist and never leaves the host. (Without a
   // loopback listener a local peer is still reached through a shared interface address.)
-  if (bs.local_peers().size() > 1 && (!cfg_.shm_allowed || addrs_.empty())) {
+  // Processes of other jobs on this host connect over loopback too.
+  if (other_jobs_only || (bs.local_peers().size() > 1 && (!cfg_.shm_allowed || addrs_.empty()))) {
     open_listener(INADDR_LOOPBACK);
     me_.loopback_port_be = htons(listeners_.back()->port);
   }
+  peers_.resize(static_cast<size_t>(size_));
+  for (int peer = 0; peer < size_; ++peer) {
+    peers_[static_cast<size_t>(peer)].job_hash = job_hash_;
+    peers_[static_cast<size_t>(peer)].job_rank = peer;
+    if (other_jobs_only)
+      peers_[static_cast<size_t>(peer)].why_not = "tcp serves only processes of other jobs here";
+  }
+  if (other_jobs_only) return;
   const auto* p = reinterpret_cast<const uint8_t*>(&me_);
   bs.put(kModexKey, std::vector<uint8_t>(p, p + sizeof me_));
 }
@@ -135,7 +146,6 @@ void TcpBtl::open_listener(uint32_t addr) {
 uint16_t TcpBtl::listen_port() const { return listeners_.empty() ? 0 : listeners_.front()->port; }
 
 void TcpBtl::wire_up(common::Bootstrap& bs) {
-  peers_.resize(static_cast<size_t>(size_));
   const std::vector<int>& local = bs.local_peers();
   for (int peer = 0; peer < size_; ++peer) {
     PeerState& p = peers_[static_cast<size_t>(peer)];
@@ -143,21 +153,47 @@ void TcpBtl::wire_up(common::Bootstrap& bs) {
       p.why_not = "this rank itself";
       continue;
     }
-    std::vector<uint8_t> raw;
-    if (!bs.get(peer, kModexKey, &raw) || raw.size() != sizeof(ModexEntry)) {
-      p.why_not = "it published no tcp endpoints (tcp not loaded there)";
-      continue;
-    }
-    std::memcpy(&p.info, raw.data(), sizeof p.info);
-    p.info.host[kHostNameBytes - 1] = 0;
-    if (p.info.version != kModexVersion) {
-      p.why_not = "its tcp modex entry has version " + std::to_string(p.info.version);
-      continue;
-    }
-    p.have_info = true;
+    if (!read_entry(bs, peer, p)) continue;
     p.local = std::find(local.begin(), local.end(), peer) != local.end();
     choose_route(peer, p);
   }
+}
+
+bool TcpBtl::read_entry(common::Bootstrap& bs, int peer, PeerState& p) {
+  std::vector<uint8_t> raw;
+  if (!bs.get(peer, kModexKey, &raw) || raw.size() != sizeof(ModexEntry)) {
+    p.why_not = "it published no tcp endpoints (tcp not loaded there)";
+    return false;
+  }
+  std::memcpy(&p.info, raw.data(), sizeof p.info);
+  p.info.host[kHostNameBytes - 1] = 0;
+  if (p.info.version != kModexVersion) {
+    p.why_not = "its tcp modex entry has version " + std::to_string(p.info.version);
+    return false;
+  }
+  p.have_info = true;
+  return true;
+}
+
+void TcpBtl::add_peers(common::Bootstrap& bs, int first) {
+  const int n = bs.npeers();
+  if (static_cast<int>(peers_.size()) < n) peers_.resize(static_cast<size_t>(n));
+  for (int peer = first; peer < n; ++peer) {
+    PeerState& p = peers_[static_cast<size_t>(peer)];
+    p.job_id = bs.peer_job(peer);
+    p.job_hash = job_hash(p.job_id);
+    p.job_rank = bs.peer_rank(peer);
+    remote_[{p.job_hash, p.job_rank}] = peer;
+    if (!read_entry(bs, peer, p)) continue;
+    // On this host (same name) its loopback listener is the way in, as for local ranks.
+    p.local = std::strncmp(p.info.host, me_.host, kHostNameBytes) == 0;
+    choose_route(peer, p);
+  }
+}
+
+void TcpBtl::contact(std::map<std::string, std::vector<uint8_t>>* entries) const {
+  const auto* p = reinterpret_cast<const uint8_t*>(&me_);
+  (*entries)[kModexKey] = std::vector<uint8_t>(p, p + sizeof me_);
 }
 
 void TcpBtl::choose_route(int peer, PeerState& p) {
@@ -190,17 +226,24 @@ void TcpBtl::choose_route(int peer, PeerState& p) {
               format_cidr(ntohl(p.info.endpoints[i].addr_be), p.info.endpoints[i].prefix);
   for (const IfAddr& a : addrs_) ours += (ours.empty() ? "" : ", ") + format_cidr(a.addr, a.prefix);
   p.why_not = "no interface of this rank (" + (ours.empty() ? std::string("none") : ours) +
-              ") shares a subnet with one of rank " + std::to_string(peer) + "'s (" +
+              ") shares a subnet with one of " + who(peer) + "'s (" +
               (theirs.empty() ? std::string("none") : theirs) + "); see MPR_TCP_IF_INCLUDE";
 }
 
 bool TcpBtl::reachable(int peer) const {
-  return peer >= 0 && peer < size_ && peers_[static_cast<size_t>(peer)].reachable;
+  return peer >= 0 && static_cast<size_t>(peer) < peers_.size() &&
+         peers_[static_cast<size_t>(peer)].reachable;
 }
 
 std::string TcpBtl::why_unreachable(int peer) const {
-  if (peer < 0 || peer >= size_ || peers_.empty()) return "";
+  if (peer < 0 || static_cast<size_t>(peer) >= peers_.size()) return "";
   return peers_[static_cast<size_t>(peer)].why_not;
+}
+
+std::string TcpBtl::who(int peer) const {
+  const PeerState& p = peers_[static_cast<size_t>(peer)];
+  if (peer < size_) return "rank " + std::to_string(peer);
+  return "rank " + std::to_string(p.job_rank) + " of job " + p.job_id;
 }
 
 std::string TcpBtl::node_of(int peer) const {
@@ -239,6 +282,14 @@ std::string TcpBtl::stats_text() const {
 }  // namespace mpr::btl::tcp
 
 namespace mpr::btl {
+
+std::unique_ptr<Btl> make_tcp_btl_other_jobs(common::Bootstrap& bs) {
+  const tcp::Config cfg = tcp::Config::from_params();
+  const std::vector<tcp::IfAddr> addrs =
+      tcp::select_addresses(tcp::host_addresses(), cfg.include, cfg.exclude);
+  // With no usable interface it still listens on loopback, for processes on this host.
+  return std::make_unique<tcp::TcpBtl>(bs, cfg, addrs, true);
+}
 
 std::unique_ptr<Btl> make_tcp_btl(common::Bootstrap& bs) {
   if (bs.size() < 2) return nullptr;  // no peer to reach

@@ -75,7 +75,7 @@ void ForkBootstrap::fence() {
     throw std::runtime_error("test bootstrap: pthread_barrier_wait: " + std::string(strerror(rc)));
 }
 
-bool ForkBootstrap::get(int rank, const std::string& key, std::vector<uint8_t>* value) {
+bool ForkBootstrap::get_job(int rank, const std::string& key, std::vector<uint8_t>* value) {
   std::ifstream f(kv_path(dir_, rank, key), std::ios::binary);
   if (!f) return false;
   value->assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());

@@ -28,7 +28,7 @@ class ForkBootstrap final : public common::Bootstrap {
   const std::string& job_id() const override { return job_id_; }
   void put(const std::string& key, const std::vector<uint8_t>& value) override;
   void fence() override;
-  bool get(int rank, const std::string& key, std::vector<uint8_t>* value) override;
+  bool get_job(int rank, const std::string& key, std::vector<uint8_t>* value) override;
   bool oversubscribed() const override { return true; }
 
   /// put/get of one trivially copyable value, for tests exchanging addresses.
