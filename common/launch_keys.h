@@ -19,4 +19,8 @@ inline constexpr char kKeyStartupWatch[] = "mpr.startup_watch";
 /// the range PMIx leaves to its users.
 inline constexpr int kEventStartupFence = -3101;
 
+/// App-level string of a PMIx_Spawn request: directories to look for the program in (MPI's
+/// info key "path"), colon-separated, before the launcher's PATH.
+inline constexpr char kKeySpawnPath[] = "mpr.spawn_path";
+
 }  // namespace mpr::common

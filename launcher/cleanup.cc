@@ -49,7 +49,9 @@ void remove_tree(const std::string& path) {
   ::nftw(path.c_str(), remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-int remove_job_shm(std::string_view nspace) { return common::remove_job_shm_objects(nspace); }
+int remove_job_shm(std::string_view nspace) {
+  return common::remove_job_shm_objects(nspace, "/dev/shm", true);
+}
 
 namespace {
 

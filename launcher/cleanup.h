@@ -19,7 +19,8 @@ std::string make_private_tmpdir();
 /// Removes a directory tree; best effort, never follows symlinks.
 void remove_tree(const std::string& path);
 
-/// Unlinks the job's shared-memory objects, /dev/shm/mpr.<sanitized nspace>.*, matched by
+/// Unlinks the job's shared-memory objects, /dev/shm/mpr.<sanitized nspace>.*, and those of the
+/// jobs it spawned (namespaces "<nspace>.<n>": /dev/shm/mpr.<sanitized nspace>_*), matched by
 /// common/shm_object.h, which also names them. Returns how many were removed.
 int remove_job_shm(std::string_view nspace);
 

@@ -25,15 +25,18 @@ OutputForwarder::OutputForwarder(bool tag_output, bool timestamps, int nranks)
       timestamps_(timestamps),
       passthrough_(!tag_output && !timestamps && nranks == 1) {}
 
-void OutputForwarder::add_rank(int rank, UniqueFd out, UniqueFd err) {
+void OutputForwarder::add_rank(int rank, UniqueFd out, UniqueFd err, std::string label) {
+  // A second process (one a rank spawned): whole lines from now on, so theirs do not mix.
+  for (const Stream& s : streams_)
+    if (s.rank != rank) passthrough_ = false;
   set_nonblocking(out.get());
-  streams_.push_back(Stream{rank, STDOUT_FILENO, std::move(out), {}});
+  streams_.push_back(Stream{rank, label, STDOUT_FILENO, std::move(out), {}});
   if (!err.valid()) return;
   set_nonblocking(err.get());
-  streams_.push_back(Stream{rank, STDERR_FILENO, std::move(err), {}});
+  streams_.push_back(Stream{rank, label, STDERR_FILENO, std::move(err), {}});
 }
 
-std::string OutputForwarder::prefix(int rank) const {
+std::string OutputForwarder::prefix(const Stream& s) const {
   std::string out;
   if (timestamps_) {
     timespec now;
@@ -45,7 +48,7 @@ std::string OutputForwarder::prefix(int rank) const {
     std::snprintf(text + n, sizeof text - n, ".%03ld ", now.tv_nsec / 1000000);
     out = text;
   }
-  if (tag_output_) out += "[" + std::to_string(rank) + "] ";
+  if (tag_output_) out += "[" + (s.label.empty() ? std::to_string(s.rank) : s.label) + "] ";
   return out;
 }
 
@@ -99,7 +102,7 @@ void OutputForwarder::emit_lines(Stream* s, bool at_eof) {
     p.erase(0, n);
     return;
   }
-  const std::string prefix = this->prefix(s->rank);
+  const std::string prefix = this->prefix(*s);
   out_buf_.clear();
   size_t pos = 0;
   while (pos < complete) {

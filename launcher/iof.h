@@ -23,8 +23,8 @@ class OutputForwarder {
   OutputForwarder(bool tag_output, bool timestamps, int nranks);
 
   /// Takes the read ends of a rank's stdout and stderr pipes (err may be invalid: stderr
-  /// merged into stdout).
-  void add_rank(int rank, UniqueFd out, UniqueFd err);
+  /// merged into stdout). `label` is what --tag-output shows for it (empty: the rank).
+  void add_rank(int rank, UniqueFd out, UniqueFd err, std::string label = {});
 
   /// Appends one pollfd per open stream to `fds` and remembers where they start.
   void collect(std::vector<pollfd>* fds);
@@ -38,6 +38,7 @@ class OutputForwarder {
  private:
   struct Stream {
     int rank;
+    std::string label;
     int sink;  ///< STDOUT_FILENO or STDERR_FILENO
     UniqueFd fd;
     std::string pending;  ///< the start of a line not yet terminated
@@ -48,7 +49,7 @@ class OutputForwarder {
   void emit_lines(Stream* s, bool at_eof);
   void write_sink(int sink, const std::string& text);
 
-  std::string prefix(int rank) const;
+  std::string prefix(const Stream& s) const;
 
   bool tag_output_;
   bool timestamps_;

@@ -13,6 +13,8 @@
 #include <system_error>
 #include <vector>
 
+#include <pmix_common.h>
+
 #include "launcher/spawn.h"
 
 namespace mpr::launch {
@@ -54,14 +56,28 @@ void block_job_signals() {
   ::pthread_sigmask(SIG_BLOCK, &set, nullptr);
 }
 
+bool Job::RankTable::grow(int n) {
+  const size_t have = static_cast<size_t>(size_.load(std::memory_order_relaxed));
+  const size_t want = have + static_cast<size_t>(n);
+  if (want > kMaxChunks * kChunk) return false;
+  for (size_t c = (have + kChunk - 1) >> kShift; c < (want + kChunk - 1) >> kShift; ++c) {
+    owned_.push_back(std::make_unique<Rank[]>(kChunk));
+    chunks_[c].store(owned_.back().get(), std::memory_order_release);
+  }
+  size_.store(static_cast<int>(want), std::memory_order_release);
+  return true;
+}
+
 Job::Job(const Options& opts, PmixServer* server, const Placement& placement, PhaseLog* phases,
-         JobReaper* reaper)
+         JobReaper* reaper, const Topology* topo, std::string nspace)
     : opts_(opts),
       server_(server),
       placement_(placement),
       phases_(phases),
       reaper_(reaper),
-      ranks_(std::make_unique<Rank[]>(static_cast<size_t>(opts.nprocs))),
+      topo_(topo),
+      nspace_(std::move(nspace)),
+      ranks_(opts.nprocs),
       output_(opts.tag_output, opts.timestamp_output, opts.nprocs),
       input_(opts.stdin_mode, opts.stdin_rank, opts.nprocs),
       startup_limit_(static_cast<int64_t>(opts.startup_timeout_s * 1000)) {
@@ -154,6 +170,7 @@ void Job::event_loop() {
       output_.service(fds);
       input_.service(fds);
     }
+    start_spawned();
     log_startup_progress();
     check_deadlines();
     settle_failures(false);
@@ -189,9 +206,10 @@ void Job::handle_signals() {
 }
 
 void Job::collect_exits(pid_t first_pid) {
-  for (int r = 0; r < opts_.nprocs; ++r)
+  const int n = ranks_.size();
+  for (int r = 0; r < n; ++r)
     if (ranks_[r].running && ranks_[r].pid == first_pid) check_exit(r);
-  for (int r = 0; r < opts_.nprocs; ++r)
+  for (int r = 0; r < n; ++r)
     if (ranks_[r].running) check_exit(r);
 }
 
@@ -284,7 +302,7 @@ void Job::terminate_ranks() {
 }
 
 void Job::signal_ranks(int sig, int except_rank) {
-  for (int r = 0; r < opts_.nprocs; ++r) {
+  for (int r = 0; r < ranks_.size(); ++r) {
     pid_t pid = ranks_[r].pid;
     if (r != except_rank && pid > 0) ::kill(-pid, sig);
   }
@@ -294,7 +312,7 @@ void Job::finish() {
   // Whatever a rank left running in its process group goes with it.
   signal_ranks(SIGKILL, -1);
   output_.drain(Clock::now() + kDrainLimit);
-  for (int r = 0; r < opts_.nprocs; ++r) {
+  for (int r = 0; r < ranks_.size(); ++r) {
     pid_t pid = ranks_[r].pid;
     if (pid <= 0) continue;
     while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
@@ -303,12 +321,131 @@ void Job::finish() {
   settle_failures(true);
   if (!verdict_) return;
   if (verdict_->rank >= 0)
-    std::fprintf(stderr, "mprun: rank %d (pid %d) %s\n", verdict_->rank,
+    std::fprintf(stderr, "mprun: %s (pid %d) %s\n", describe(verdict_->rank).c_str(),
                  static_cast<int>(verdict_->pid), verdict_->cause.c_str());
   else
     std::fprintf(stderr, "mprun: %s\n", verdict_->cause.c_str());
 }
 
 int Job::exit_code() { return verdict_ ? verdict_->exit_code : 0; }
+
+std::string Job::describe(int rank) const {
+  const std::string& label = ranks_[rank].label;
+  return label.empty() ? "rank " + std::to_string(rank) : label;
+}
+
+void Job::spawn_requested(SpawnRequest request) {
+  {
+    std::lock_guard lock(spawn_mutex_);
+    spawn_queue_.push_back(std::move(request));
+  }
+  wake();
+}
+
+void Job::start_spawned() {
+  std::vector<SpawnRequest> queue;
+  {
+    std::lock_guard lock(spawn_mutex_);
+    queue.swap(spawn_queue_);
+  }
+  for (SpawnRequest& req : queue) {
+    std::string nspace;
+    int status = PMIX_SUCCESS;
+    try {
+      if (terminating_ || verdict_) throw std::runtime_error("the job is ending");
+      nspace = launch_spawned(req);
+    } catch (const std::exception& e) {
+      // The caller's MPI_Comm_spawn fails with MPI_ERR_SPAWN; this line says why.
+      std::fprintf(stderr, "mprun: MPI_Comm_spawn by %s: %s\n",
+                   req.requester >= 0 ? describe(req.requester).c_str() : "a process", e.what());
+      std::fflush(stderr);
+      status = PMIX_ERR_JOB_FAILED_TO_LAUNCH;
+    }
+    req.done(status, nspace);
+  }
+}
+
+std::string Job::launch_spawned(const SpawnRequest& req) {
+  if (!topo_) throw std::runtime_error("this mprun does not start processes for its ranks");
+  // Everything that can fail before a process starts: the programs and their directories.
+  std::vector<AppContext> apps;
+  int total = 0;
+  for (const SpawnApp& a : req.apps) {
+    AppContext app;
+    app.wdir = a.wdir;
+    std::string name = a.command;
+    // A relative path names a program in its working directory, as exec from there would.
+    if (name.find('/') != std::string::npos && name[0] != '/' && !a.wdir.empty())
+      name = a.wdir + "/" + name;
+    std::string found;
+    for (size_t start = 0; !a.path.empty() && start <= a.path.size() && found.empty();) {
+      size_t end = a.path.find(':', start);
+      if (end == std::string::npos) end = a.path.size();
+      const std::string dir = a.path.substr(start, end - start);
+      if (!dir.empty() && a.command.find('/') == std::string::npos &&
+          ::access((dir + "/" + a.command).c_str(), X_OK) == 0)
+        found = dir + "/" + a.command;
+      start = end + 1;
+    }
+    try {
+      app.program_path = found.empty() ? resolve_program(name) : found;
+    } catch (const UsageError& e) {
+      throw std::runtime_error(e.what());
+    }
+    app.program_argv.push_back(a.command);
+    app.program_argv.insert(app.program_argv.end(), a.argv.begin(), a.argv.end());
+    app.first_rank = total;
+    app.nprocs = a.maxprocs;
+    total += a.maxprocs;
+    apps.push_back(std::move(app));
+  }
+  const int first = ranks_.size();
+  if (!ranks_.grow(total))
+    throw std::runtime_error("mprun runs at most about a million processes per job");
+  const std::string nspace = nspace_ + "." + std::to_string(++spawned_jobs_);
+  // Unbound, on every CPU mprun may use: the job's ranks already hold their cores.
+  Placement where;
+  where.binding = BindTo::kNone;
+  int running = 0;
+  for (int r = 0; r < first; ++r) running += ranks_[r].running ? 1 : 0;
+  where.oversubscribed = running + total > topo_->pus();
+  for (int r = 0; r < total; ++r) where.ranks.push_back(RankPlacement{topo_->allowed(), false, {}});
+  JobLayout layout{nspace, total, "localhost", topo_->pus(), &where, {}};
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) == 0 && host[0]) layout.hostname = host;
+  for (size_t i = 0; i < apps.size(); ++i)
+    for (int k = 0; k < apps[i].nprocs; ++k) layout.appnum.push_back(static_cast<uint32_t>(i));
+  server_->register_spawned(layout, first);
+  phases_->mark("spawned job %s registered (%d processes, asked by %s)", nspace.c_str(), total,
+                req.requester >= 0 ? describe(req.requester).c_str() : "?");
+  for (size_t i = 0; i < apps.size(); ++i) {
+    const AppContext& app = apps[i];
+    for (int k = 0; k < app.nprocs; ++k) {
+      const int rank = app.first_rank + k;
+      const int index = first + rank;
+      Rank& rk = ranks_[index];
+      rk.label = "rank " + std::to_string(rank) + " of spawned job " + nspace;
+      EnvBlock env;
+      build_spawned_environment(opts_, {rank, total, static_cast<int>(i)}, req.apps[i].env, &env);
+      server_->prepare_client(index, &env);
+      RankLaunch how;
+      how.rank = index;
+      how.app = &app;
+      how.env = env.data();
+      how.merge_stderr = opts_.merge_stderr;
+      how.stdin_fd = input_.stdin_for(index);  // /dev/null: stdin goes to the job's ranks
+      RankProcess p = spawn_rank(how);
+      if (reaper_) reaper_->rank_started(p.pid);
+      rk.pid = p.pid;
+      rk.running = true;
+      ++live_;
+      if (p.out.valid())
+        output_.add_rank(index, std::move(p.out), std::move(p.err),
+                         std::to_string(spawned_jobs_) + "," + std::to_string(rank));
+      phases_->mark("%s started (pid %d)", rk.label.c_str(), static_cast<int>(p.pid));
+    }
+  }
+  return nspace;
+}
 
 }  // namespace mpr::launch

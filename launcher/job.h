@@ -31,9 +31,11 @@ class Job final : public ServerListener {
  public:
   /// `server` must have the job registered; it outlives the Job, which is its listener while
   /// it exists. `placement` has one entry per rank; `phases` logs --debug-startup lines.
-  /// `reaper` (may be null) learns every rank's pid as it starts.
+  /// `reaper` (may be null) learns every rank's pid as it starts. `topo` (may be null: then
+  /// MPI_Comm_spawn is refused) and `nspace`, the job's namespace, serve the jobs its ranks
+  /// spawn: they are named "<nspace>.1", "<nspace>.2", ... and run unbound on `topo`'s CPUs.
   Job(const Options& opts, PmixServer* server, const Placement& placement, PhaseLog* phases,
-      JobReaper* reaper = nullptr);
+      JobReaper* reaper = nullptr, const Topology* topo = nullptr, std::string nspace = {});
   ~Job() override;
 
   /// Starts every rank and runs until all of them have exited and their output is drained;
@@ -46,6 +48,7 @@ class Job final : public ServerListener {
   void client_lost(int rank) override;
   void client_at_startup_fence(int rank) override;
   std::vector<int> gone_ranks() override;
+  void spawn_requested(SpawnRequest request) override;
 
   /// After run(): every rank that connected to PMIx also finalized, so the server library has
   /// no unfinished fence of dead clients.
@@ -65,6 +68,30 @@ class Job final : public ServerListener {
     std::atomic<int64_t> fence_ticks{0};
     bool connect_logged = false;  ///< --debug-startup line printed (loop only)
     bool fence_logged = false;
+    /// How reports name it: empty for the job's ranks ("rank R"), else "rank R of spawned job
+    /// NSPACE" (loop only).
+    std::string label;
+  };
+  /// Every process by its number (ServerListener): the job's ranks, then each spawned job's.
+  /// Grows on the loop's thread only; the upcalls on libpmix's thread read entries whose
+  /// number the server gave them, which exist before their namespace is registered.
+  class RankTable {
+   public:
+    explicit RankTable(int initial) { grow(initial); }
+    Rank& operator[](int i) const {
+      return chunks_[static_cast<size_t>(i) >> kShift].load(
+          std::memory_order_acquire)[static_cast<size_t>(i) & kMask];
+    }
+    int size() const { return size_.load(std::memory_order_acquire); }
+    /// Adds `n` entries; false (nothing added) when the table would exceed its capacity.
+    bool grow(int n);
+
+   private:
+    static constexpr size_t kShift = 8, kChunk = size_t{1} << kShift, kMask = kChunk - 1;
+    static constexpr size_t kMaxChunks = 4096;  // about a million processes
+    std::unique_ptr<std::atomic<Rank*>[]> chunks_ { new std::atomic<Rank*>[ kMaxChunks ]() };
+    std::vector<std::unique_ptr<Rank[]>> owned_;
+    std::atomic<int> size_{0};
   };
   /// Why the job ends early, strongest evidence of a root cause first: when one rank dies,
   /// others often fail right after it (a fence reports the lost peer), sometimes before the
@@ -88,6 +115,12 @@ class Job final : public ServerListener {
   };
 
   void start_ranks();
+  /// Starts the spawned jobs queued by spawn_requested (loop thread) and answers each request.
+  void start_spawned();
+  /// Starts one; returns its namespace, or throws std::runtime_error saying why not.
+  std::string launch_spawned(const SpawnRequest& req);
+  /// "rank 3" or "rank 0 of spawned job mprun.123.1", for reports.
+  std::string describe(int rank) const;
   void event_loop();
   void handle_signals();
   /// `first_pid`: the child the kernel reported first, looked at before the others.
@@ -116,7 +149,12 @@ class Job final : public ServerListener {
   const Placement& placement_;
   PhaseLog* phases_;
   JobReaper* reaper_;
-  std::unique_ptr<Rank[]> ranks_;
+  const Topology* topo_;
+  std::string nspace_;
+  int spawned_jobs_ = 0;
+  std::mutex spawn_mutex_;
+  std::vector<SpawnRequest> spawn_queue_;  ///< guarded by spawn_mutex_
+  RankTable ranks_;
   int live_ = 0;
   UniqueFd signal_fd_;
   UniqueFd wake_fd_;  ///< eventfd: upcalls from libpmix's thread wake the loop

@@ -34,21 +34,23 @@ void Job::note_step(StartupStep* step, std::atomic<int64_t>* rank_ticks, int ran
   ++step->count;
 }
 
+// The startup steps and their limit are the job's; a spawned job's processes are watched by
+// their parents, which wait in MPI_Comm_spawn until they connect.
 void Job::client_connected(int rank) {
   ranks_[rank].connected = true;
-  note_step(&connect_step_, &ranks_[rank].connect_ticks, rank);
+  if (rank < opts_.nprocs) note_step(&connect_step_, &ranks_[rank].connect_ticks, rank);
   wake();
 }
 
 void Job::client_at_startup_fence(int rank) {
-  note_step(&fence_step_, &ranks_[rank].fence_ticks, rank);
+  if (rank < opts_.nprocs) note_step(&fence_step_, &ranks_[rank].fence_ticks, rank);
   wake();
 }
 
 void Job::client_finalized(int rank) { ranks_[rank].finalized = true; }
 
 bool Job::pmix_clean() const {
-  for (int r = 0; r < opts_.nprocs; ++r)
+  for (int r = 0; r < ranks_.size(); ++r)
     if (ranks_[r].connected && !ranks_[r].finalized) return false;
   return true;
 }
@@ -60,7 +62,7 @@ void Job::client_lost(int rank) {
 
 std::vector<int> Job::gone_ranks() {
   std::vector<int> gone;
-  for (int r = 0; r < opts_.nprocs; ++r) {
+  for (int r = 0; r < ranks_.size(); ++r) {
     const pid_t pid = ranks_[r].pid.load();
     bool ended = false;
     if (pid > 0) {

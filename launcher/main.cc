@@ -155,7 +155,7 @@ int run(const Options& opts, const Topology& topo, const Placement& placement, P
     }
     bool pmix_clean = true;
     {
-      Job job(opts, &server, placement, &phases, &reaper);
+      Job job(opts, &server, placement, &phases, &reaper, &topo, nspace);
       code = job.run();
       pmix_clean = job.pmix_clean();
     }

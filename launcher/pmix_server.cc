@@ -26,8 +26,34 @@ namespace {
 // The upcalls carry no context pointer, and libpmix hosts one server per process.
 std::atomic<ServerListener*> g_listener{nullptr};
 bool g_server_exists = false;
-pmix_nspace_t g_nspace;  // a full char[256]: the API reads all of it
-int g_nprocs = 0;
+
+// Every namespace mprun serves: the job's first, then the jobs MPI_Comm_spawn started. Their
+// processes are numbered one after the other (ServerListener). Appended by the owner's thread,
+// read by libpmix's.
+struct Namespace {
+  pmix_nspace_t name;  // a full char[256]: the API reads all of it
+  int first = 0;
+  int nprocs = 0;
+};
+std::mutex g_ns_mutex;
+std::vector<Namespace> g_namespaces;
+
+Namespace add_namespace(const std::string& name, int first, int nprocs) {
+  Namespace ns;
+  PMIX_LOAD_NSPACE(ns.name, name.c_str());
+  ns.first = first;
+  ns.nprocs = nprocs;
+  std::lock_guard lock(g_ns_mutex);
+  g_namespaces.push_back(ns);
+  return ns;
+}
+
+// The namespace holding process `index`, or nullptr.
+const Namespace* namespace_of(int index) {
+  for (const Namespace& ns : g_namespaces)
+    if (index >= ns.first && index < ns.first + ns.nprocs) return &ns;
+  return nullptr;
+}
 
 /// Completion of one asynchronous server call. Heap-allocated; if the wait times out it is
 /// leaked on purpose, because the library may still call back into it later.
@@ -71,10 +97,16 @@ class OpWaiter {
   throw std::runtime_error(call + " failed: " + PMIx_Error_string(rc));
 }
 
+// The listener's number of a client process, or -1 for none of ours.
 int job_rank(const pmix_proc_t* proc) {
-  if (!proc || !PMIX_CHECK_NSPACE(proc->nspace, g_nspace)) return -1;
-  if (proc->rank >= static_cast<pmix_rank_t>(g_nprocs)) return -1;
-  return static_cast<int>(proc->rank);
+  if (!proc) return -1;
+  std::lock_guard lock(g_ns_mutex);
+  for (const Namespace& ns : g_namespaces)
+    if (PMIX_CHECK_NSPACE(proc->nspace, ns.name))
+      return proc->rank < static_cast<pmix_rank_t>(ns.nprocs)
+                 ? ns.first + static_cast<int>(proc->rank)
+                 : -1;
+  return -1;
 }
 
 // libpmix 4.2.2 passes cbfunc == nullptr here; "done atomically" is accepted at every call site.
@@ -206,8 +238,13 @@ pmix_status_t on_lookup(const pmix_proc_t*, char** keys, const pmix_info_t[], si
   }
   pmix_pdata_t* pd = nullptr;
   PMIX_PDATA_CREATE(pd, found.size());
+  pmix_nspace_t owner;
+  {
+    std::lock_guard lock(g_ns_mutex);
+    PMIX_LOAD_NSPACE(owner, g_namespaces.empty() ? "" : g_namespaces.front().name);
+  }
   for (size_t i = 0; i < found.size(); ++i) {
-    PMIX_LOAD_PROCID(&pd[i].proc, g_nspace, PMIX_RANK_WILDCARD);
+    PMIX_LOAD_PROCID(&pd[i].proc, owner, PMIX_RANK_WILDCARD);
     PMIX_LOAD_KEY(pd[i].key, found[i].first.c_str());
     PMIX_VALUE_LOAD(&pd[i].value, found[i].second.c_str(), PMIX_STRING);
   }
@@ -237,6 +274,40 @@ pmix_status_t on_unpublish(const pmix_proc_t* proc, char** keys, const pmix_info
   return answer(unpublish(proc, keys), cbfunc, cbdata);
 }
 
+// MPI_Comm_spawn: the listener (the job's loop) starts the processes and answers through
+// `done`, which copies the namespace into the library's callback.
+pmix_status_t on_spawn(const pmix_proc_t* proc, const pmix_info_t[], size_t,
+                       const pmix_app_t apps[], size_t napps, pmix_spawn_cbfunc_t cbfunc,
+                       void* cbdata) {
+  ServerListener* l = g_listener;
+  if (!l || napps == 0) return PMIX_ERR_NOT_SUPPORTED;
+  SpawnRequest req;
+  req.requester = job_rank(proc);
+  for (size_t i = 0; i < napps; ++i) {
+    const pmix_app_t& a = apps[i];
+    SpawnApp app;
+    app.command = a.cmd ? a.cmd : (a.argv && a.argv[0] ? a.argv[0] : "");
+    for (char** arg = a.argv ? a.argv + 1 : nullptr; arg && *arg; ++arg)
+      app.argv.emplace_back(*arg);
+    for (char** e = a.env; e && *e; ++e) app.env.emplace_back(*e);
+    if (a.cwd) app.wdir = a.cwd;
+    app.maxprocs = a.maxprocs;
+    for (size_t k = 0; k < a.ninfo; ++k)
+      if (PMIX_CHECK_KEY(&a.info[k], common::kKeySpawnPath) &&
+          a.info[k].value.type == PMIX_STRING && a.info[k].value.data.string)
+        app.path = a.info[k].value.data.string;
+    if (app.command.empty() || app.maxprocs <= 0) return PMIX_ERR_BAD_PARAM;
+    req.apps.push_back(std::move(app));
+  }
+  req.done = [cbfunc, cbdata](int status, const std::string& nspace) {
+    pmix_nspace_t ns;
+    PMIX_LOAD_NSPACE(ns, nspace.c_str());
+    cbfunc(status, ns, cbdata);
+  };
+  l->spawn_requested(std::move(req));
+  return PMIX_SUCCESS;
+}
+
 pmix_server_module_t make_module() {
   pmix_server_module_t m{};
   m.client_connected = on_client_connected;
@@ -247,6 +318,7 @@ pmix_server_module_t make_module() {
   m.publish = on_publish;
   m.lookup = on_lookup;
   m.unpublish = on_unpublish;
+  m.spawn = on_spawn;
   return m;
 }
 
@@ -295,22 +367,31 @@ PmixServer::~PmixServer() {
   if (!finalized_) shutdown(std::chrono::seconds(2));
 }
 
-void PmixServer::register_job(const JobLayout& layout) {
-  PMIX_LOAD_NSPACE(g_nspace, layout.nspace.c_str());
-  g_nprocs = layout.nprocs;
+void PmixServer::register_job(const JobLayout& layout) { register_spawned(layout, 0); }
+
+void PmixServer::register_spawned(const JobLayout& layout, int first) {
   InfoArray info;
   build_job_info(layout, &info);
+  // Known before the library may hear from a client of it.
+  Namespace ns = add_namespace(layout.nspace, first, layout.nprocs);
   auto* waiter = new OpWaiter;
-  pmix_status_t rc = PMIx_server_register_nspace(g_nspace, layout.nprocs, info.data(), info.size(),
+  pmix_status_t rc = PMIx_server_register_nspace(ns.name, layout.nprocs, info.data(), info.size(),
                                                  OpWaiter::callback, waiter);
   rc = OpWaiter::finish(waiter, rc, step_limit_);
   if (rc != PMIX_SUCCESS) fail("PMIx_server_register_nspace(" + layout.nspace + ")", rc);
   registered_ = true;
 }
 
-void PmixServer::prepare_client(int rank, EnvBlock* env) {
+void PmixServer::prepare_client(int index, EnvBlock* env) {
   pmix_proc_t proc;
-  PMIX_LOAD_PROCID(&proc, g_nspace, static_cast<pmix_rank_t>(rank));
+  {
+    std::lock_guard lock(g_ns_mutex);
+    const Namespace* ns = namespace_of(index);
+    if (!ns)
+      throw std::logic_error("prepare_client: no namespace holds process " + std::to_string(index));
+    PMIX_LOAD_PROCID(&proc, ns->name, static_cast<pmix_rank_t>(index - ns->first));
+  }
+  const int rank = static_cast<int>(proc.rank);
   // The library checks a connecting client's socket credentials against these ids.
   auto* waiter = new OpWaiter;
   pmix_status_t rc = PMIx_server_register_client(&proc, ::geteuid(), ::getegid(), nullptr,
@@ -329,10 +410,17 @@ bool PmixServer::shutdown(std::chrono::milliseconds limit, bool clients_clean) {
   // are in our private tmpdir, which the caller removes.
   if (!clients_clean) return true;
   if (registered_) {
-    auto* waiter = new OpWaiter;
-    PMIx_server_deregister_nspace(g_nspace, OpWaiter::callback, waiter);
-    // A timeout here means the progress thread is wedged; finalize would then never return.
-    if (OpWaiter::finish(waiter, PMIX_SUCCESS, limit) == PMIX_ERR_TIMEOUT) return false;
+    std::vector<Namespace> all;
+    {
+      std::lock_guard lock(g_ns_mutex);
+      all = g_namespaces;
+    }
+    for (Namespace& ns : all) {
+      auto* waiter = new OpWaiter;
+      PMIx_server_deregister_nspace(ns.name, OpWaiter::callback, waiter);
+      // A timeout here means the progress thread is wedged; finalize would then never return.
+      if (OpWaiter::finish(waiter, PMIX_SUCCESS, limit) == PMIX_ERR_TIMEOUT) return false;
+    }
   }
   PMIx_server_finalize();
   g_listener = nullptr;

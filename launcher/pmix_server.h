@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -14,8 +15,30 @@ namespace mpr::launch {
 
 struct Placement;
 
+/// One program of an MPI_Comm_spawn (a PMIx_Spawn request): `maxprocs` processes of `command`
+/// with `argv` (without argv[0]) in `wdir` (empty: mprun's), `env` added ("NAME=value"), the
+/// program looked for in `path` (colon-separated) before mprun's PATH.
+struct SpawnApp {
+  std::string command;
+  std::vector<std::string> argv;
+  std::vector<std::string> env;
+  std::string wdir;
+  std::string path;
+  int maxprocs = 0;
+};
+
+/// A PMIx_Spawn request. `done` must be called exactly once, from any thread: with 0 and the
+/// new job's namespace once its processes are started, or with a PMIx error status.
+struct SpawnRequest {
+  int requester = -1;  ///< the asking process (see ServerListener)
+  std::vector<SpawnApp> apps;
+  std::function<void(int status, const std::string& nspace)> done;
+};
+
 /// Receives the server library's upcalls. Called on libpmix's progress thread, never on the
 /// thread that owns PmixServer: implementations must be thread-safe and must not block.
+/// Processes are numbered across namespaces: the job's ranks 0..N-1, then the processes of each
+/// spawned job in the order the jobs were registered (register_spawned's `first`).
 class ServerListener {
  public:
   virtual ~ServerListener() = default;
@@ -36,6 +59,8 @@ class ServerListener {
   /// rank order; called from the library's thread when a fence completes. Those not yet
   /// known as lost count as lost now: they, not the ranks whose fence fails, are the cause.
   virtual std::vector<int> gone_ranks() = 0;
+  /// A process asked for a new job (MPI_Comm_spawn). Queue it; never block here.
+  virtual void spawn_requested(SpawnRequest request) = 0;
 };
 
 /// What register_job needs to describe a single-node job.
@@ -69,9 +94,12 @@ class PmixServer {
   /// Registers the namespace with the job, node and per-rank data clients read in PMIx_Init.
   /// Throws std::runtime_error.
   void register_job(const JobLayout& layout);
-  /// Registers rank's client (our uid/gid) and adds its PMIx variables to `env`.
+  /// Registers a job MPI_Comm_spawn asked for, whose processes are numbered from `first` on
+  /// (see ServerListener). Throws std::runtime_error.
+  void register_spawned(const JobLayout& layout, int first);
+  /// Registers process `index`'s client (our uid/gid) and adds its PMIx variables to `env`.
   /// Throws std::runtime_error.
-  void prepare_client(int rank, EnvBlock* env);
+  void prepare_client(int index, EnvBlock* env);
 
   /// Deregisters the job and finalizes the library, each step bounded by `limit`. libpmix can
   /// wedge its progress thread after some client failures; then this returns false and the

@@ -105,10 +105,9 @@ void child_fail(const char* what, const char* path) {
 
 }  // namespace
 
-std::vector<std::pair<std::string, std::string>> rank_identity_variables(const Options& opts,
-                                                                         int rank) {
-  const std::string r = std::to_string(rank), n = std::to_string(opts.nprocs);
-  const std::string app = std::to_string(opts.app_index(rank));
+std::vector<std::pair<std::string, std::string>> rank_identity_variables(const RankIdentity& who) {
+  const std::string r = std::to_string(who.rank), n = std::to_string(who.size);
+  const std::string app = std::to_string(who.appnum);
   return {{"MPR_RANK", r},
           {"MPR_SIZE", n},
           {"MPR_LOCAL_RANK", r},
@@ -138,18 +137,37 @@ std::vector<std::pair<std::string, std::string>> prefix_variables(const Options&
   return out;
 }
 
-void build_rank_environment(const Options& opts, const AppContext& app, int rank, EnvBlock* env) {
+namespace {
+
+void set_all(const std::vector<std::string>& specs, EnvBlock* env) {
+  for (const std::string& spec : specs) {
+    size_t eq = spec.find('=');
+    if (eq != std::string::npos) env->set(spec.substr(0, eq), spec.substr(eq + 1));
+  }
+}
+
+void build_environment(const Options& opts, const std::vector<std::string>* app_exports,
+                       const RankIdentity& who, EnvBlock* env) {
   if (!opts.env_none)
     for (char** e = environ; *e; ++e)
       if (!from_foreign_launcher(*e) && !is_slurm_task_variable(*e)) env->append(*e);
   for (const auto& [name, value] : prefix_variables(opts, opts.env_none)) env->set(name, value);
-  for (const auto* list : {&opts.global_exports, &app.exports})
-    for (const std::string& spec : *list) {
-      size_t eq = spec.find('=');
-      if (eq != std::string::npos) env->set(spec.substr(0, eq), spec.substr(eq + 1));
-    }
+  set_all(opts.global_exports, env);
+  if (app_exports) set_all(*app_exports, env);
   if (opts.verbose) env->set("MPR_VERBOSE", "1");
-  for (const auto& [name, value] : rank_identity_variables(opts, rank)) env->set(name, value);
+  for (const auto& [name, value] : rank_identity_variables(who)) env->set(name, value);
+}
+
+}  // namespace
+
+void build_rank_environment(const Options& opts, const AppContext& app, int rank, EnvBlock* env) {
+  build_environment(opts, &app.exports, {rank, opts.nprocs, opts.app_index(rank)}, env);
+}
+
+void build_spawned_environment(const Options& opts, const RankIdentity& who,
+                               const std::vector<std::string>& extra, EnvBlock* env) {
+  build_environment(opts, nullptr, who, env);
+  set_all(extra, env);
 }
 
 void scrub_own_environment() {

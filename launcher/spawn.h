@@ -25,6 +25,20 @@ inline constexpr const char* kForeignLauncherPrefixes[] = {"PMIX_", "OMPI_", "SL
 /// PMIx_server_setup_fork adds the rank's PMIx variables.
 void build_rank_environment(const Options& opts, const AppContext& app, int rank, EnvBlock* env);
 
+/// Who a process is in its job, for the identity variables: the job's ranks take theirs from
+/// the options; a job MPI_Comm_spawn started has its own size and programs.
+struct RankIdentity {
+  int rank = 0;
+  int size = 1;
+  int appnum = 0;
+};
+
+/// The environment of a process of a spawned job: as build_rank_environment (mprun's own,
+/// -genv, --prefix, --verbose; not the -x settings of the job's programs), its identity in
+/// its own job, then `extra` ("NAME=value": what MPI_Comm_spawn's caller passed along).
+void build_spawned_environment(const Options& opts, const RankIdentity& who,
+                               const std::vector<std::string>& extra, EnvBlock* env);
+
 /// --prefix DIR: PATH and LD_LIBRARY_PATH with DIR/bin and DIR/lib first (mprun's own values
 /// after them unless `alone`); empty without --prefix.
 std::vector<std::pair<std::string, std::string>> prefix_variables(const Options& opts, bool alone);
@@ -33,8 +47,7 @@ std::vector<std::pair<std::string, std::string>> prefix_variables(const Options&
 /// MPR_SIZE, MPR_LOCAL_RANK, MPR_LOCAL_SIZE, MPR_NODE_RANK, MPR_APPNUM, OMPI_COMM_WORLD_RANK,
 /// _SIZE, _LOCAL_RANK, _LOCAL_SIZE, _NODE_RANK, PMI_RANK, PMI_SIZE, MPI_LOCALRANKID,
 /// MPI_LOCALNRANKS. All ranks of an mprun job share this node, so local = global.
-std::vector<std::pair<std::string, std::string>> rank_identity_variables(const Options& opts,
-                                                                         int rank);
+std::vector<std::pair<std::string, std::string>> rank_identity_variables(const RankIdentity& who);
 
 /// Removes an enclosing job's PMIX_* identity from mprun's own environment (PMIX_MCA_*
 /// settings stay: they configure our server and setup_fork hands them to the ranks).

@@ -181,6 +181,9 @@ failure_checks() {
   manifest_lookup fail_fatal_arg || { fail "$prefix/fatal" "fail_fatal_arg is not in the manifest"; return; }
   run_entry "$prefix/fatal: an argument error under ERRORS_ARE_FATAL names the call" "$m_ranks" "$root"
 
+  manifest_lookup fail_spawn_crash || { fail "$prefix/spawn-crash" "fail_spawn_crash is not in the manifest"; return; }
+  run_entry "$prefix/spawn-crash: a spawned process killed by SIGKILL ends the job, named" "$m_ranks" "$root"
+
   # Singletons: started without any launcher, the program is a job of one rank.
   local line
   while IFS= read -r line; do
