@@ -68,8 +68,9 @@ def main():
         "naming the call. `test/unit/mpr_unit_comm` compares this list with `nm -D libmpi.so`; after",
         "adding or removing exports, run `python3 docs/update_mpi_functions.py <build>/.libs/libmpi.so`.",
         "",
-        "%d functions, %d of them unsupported: %s." % (
-            len(names), len(unsupported), ", ".join("`%s`" % n for n in unsupported)),
+        ("%d functions, %d of them unsupported: %s." % (
+            len(names), len(unsupported), ", ".join("`%s`" % n for n in unsupported)))
+        if unsupported else "%d functions, every one implemented." % len(names),
         "",
     ]
     for sec in order + ["other"]:

@@ -10,6 +10,7 @@
 #include "runtime/api/handles.h"
 #include "runtime/coll/coll.h"
 #include "runtime/comm/comm.h"
+#include "runtime/comm/dpm.h"
 #include "runtime/p2p/bsend.h"
 
 using namespace mpr::runtime;
@@ -62,6 +63,7 @@ extern "C" int PMPI_Comm_free(MPI_Comm* h) {
   MPR_TRY(raise(comm, attrs_delete_all(fn, comm)));
   if (comm->bsend) comm->bsend->drain();  // its attached buffer goes with it (MPI 4.1)
   comm->mark_freed();
+  if (g_state.parent == comm) g_state.parent = nullptr;  // MPI_Comm_get_parent: null from now
   comm->release();
   *h = MPI_COMM_NULL;
   return MPI_SUCCESS;
@@ -152,7 +154,7 @@ extern "C" int PMPI_Comm_split_type(MPI_Comm h, int split_type, int key, MPI_Inf
   MPR_TRY(check_arg(fn, comm, newcomm, "newcomm is NULL"));
   MPR_TRY(check_info(fn, comm, info, true, &in));
   // The node is the only hardware level below the job this runtime knows of.
-  const int node_color = g_state.bootstrap->local_peers().front();
+  const int node_color = mpr::runtime::node_color(comm);
   int color;
   if (split_type == MPI_UNDEFINED) {
     color = MPI_UNDEFINED;
@@ -370,7 +372,7 @@ extern "C" int PMPI_Comm_get_parent(MPI_Comm* parent) {
   constexpr const char* fn = "MPI_Comm_get_parent";
   MPR_TRY(check_running(fn));
   MPR_TRY(check_arg(fn, nullptr, parent, "parent is NULL"));
-  *parent = MPI_COMM_NULL;  // MPR never spawns processes
+  *parent = g_state.parent ? g_state.parent->handle() : MPI_COMM_NULL;
   return MPI_SUCCESS;
 }
 MPR_WEAK_ALIAS(Comm_get_parent);
@@ -381,8 +383,13 @@ extern "C" int PMPI_Comm_disconnect(MPI_Comm* h) {
   MPR_TRY(check_arg(fn, nullptr, h, "comm is NULL"));
   Comm* comm;
   MPR_TRY(check_comm(fn, *h, &comm));
-  // Without dynamic processes there is no connection to tear down: this is MPI_Comm_free
-  // (pending requests keep the communicator alive until they complete).
+  if (comm->predefined())
+    return raise_error(comm, MPI_ERR_COMM, fn, "cannot disconnect %s", comm->name().c_str());
+  // Collective: once every process of both groups is here, nothing it sent before is still
+  // unreceived by a process that reached this call (message order per pair), so freeing
+  // loses nothing. The connection itself stays (other communicators may use it) and ends at
+  // MPI_Finalize.
+  MPR_TRY(PMPI_Barrier(*h));
   return PMPI_Comm_free(h);
 }
 MPR_WEAK_ALIAS(Comm_disconnect);

@@ -1,13 +1,16 @@
-// Dynamic process management. Names (MPI_Publish_name, MPI_Lookup_name, MPI_Unpublish_name)
-// go through the launcher's PMIx name service; ports (MPI_Open_port, MPI_Close_port) are
-// listening sockets of this process (runtime/core/ports.h). Spawning, accepting, connecting
-// and joining are not there yet: those calls fail through the error handler with
-// MPI_ERR_UNSUPPORTED_OPERATION and the call's name.
+// Dynamic process management: starting processes (MPI_Comm_spawn, _multiple) through the
+// launcher's PMIx_Spawn, connecting groups through ports (MPI_Open_port, MPI_Comm_accept,
+// MPI_Comm_connect) or a socket (MPI_Comm_join): runtime/comm/dpm.h. Names (MPI_Publish_name,
+// MPI_Lookup_name, MPI_Unpublish_name) go through the launcher's PMIx name service; ports are
+// listening sockets of this process (runtime/core/ports.h).
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "runtime/api/handles.h"
+#include "runtime/comm/dpm.h"
 #include "runtime/core/ports.h"
 #include "runtime/core/state.h"
 
@@ -16,31 +19,59 @@ using namespace mpr::runtime::api;
 
 namespace {
 
-constexpr const char* kWhy =
-    "starting processes and connecting jobs (MPR jobs keep the processes mprun or srun "
-    "started)";
-
 constexpr size_t kMaxServiceName = 256;
 
-int refuse(const char* fn, MPI_Comm h) {
+int deliver(Comm* c, MPI_Comm* out) {
+  *out = c ? c->handle() : MPI_COMM_NULL;
+  return MPI_SUCCESS;
+}
+
+// The checks every process of the group makes (the rest matter only at the root).
+int check_group_call(const char* fn, MPI_Comm h, int root, MPI_Comm* newcomm, Comm** comm) {
   MPR_TRY(check_running(fn));
-  Comm* comm = h == MPI_COMM_NULL ? nullptr : to_comm(h);
-  return unsupported(fn, comm, kWhy);
+  MPR_TRY(check_comm(fn, h, comm));
+  MPR_TRY(check_intra(fn, *comm));
+  MPR_TRY(check_root(fn, *comm, root));
+  return check_arg(fn, *comm, newcomm, "the new communicator's address is NULL");
+}
+
+// One program of a spawn, as the root gives it. `info` may be null.
+int read_app(const char* fn, Comm* comm, const char* command, char* argv[], int maxprocs,
+             const Info* info, JobBootstrap::SpawnApp* app) {
+  if (!command || !*command)
+    return raise_error(comm, MPI_ERR_SPAWN, fn, "command is %s", command ? "empty" : "NULL");
+  if (maxprocs <= 0)
+    return raise_error(comm, MPI_ERR_SPAWN, fn, "maxprocs %d for '%s' (at least 1)", maxprocs,
+                       command);
+  app->command = command;
+  for (char** a = argv; a && *a; ++a) app->argv.emplace_back(*a);
+  app->maxprocs = maxprocs;
+  if (!info) return MPI_SUCCESS;
+  for (const auto& [key, value] : info->entries()) {
+    if (key == "wdir") {
+      app->wdir = value;
+    } else if (key == "path") {
+      app->path = value;
+    } else if (key == "host") {
+      // One node: every process starts on the launcher's; another host cannot be honoured.
+      const std::string& me = g_state.bootstrap->hostname();
+      if (value != me && value != "localhost" && value.rfind(me + ".", 0) != 0)
+        return raise_error(comm, MPI_ERR_SPAWN, fn,
+                           "info host=%s: the launcher starts processes on its own node (%s) "
+                           "only",
+                           value.c_str(), me.c_str());
+    }
+    // Other keys (arch, file, soft, ...) are hints MPR does not need; MPI lets it ignore them.
+  }
+  return MPI_SUCCESS;
+}
+
+void fill_errcodes(int* errcodes, int n, int code) {
+  if (errcodes == MPI_ERRCODES_IGNORE) return;
+  for (int i = 0; i < n; ++i) errcodes[i] = code;
 }
 
 }  // namespace
-
-extern "C" int PMPI_Comm_spawn(const char*, char*[], int, MPI_Info, int, MPI_Comm comm, MPI_Comm*,
-                               int[]) {
-  return refuse("MPI_Comm_spawn", comm);
-}
-MPR_WEAK_ALIAS(Comm_spawn);
-
-extern "C" int PMPI_Comm_spawn_multiple(int, char*[], char**[], const int[], const MPI_Info[], int,
-                                        MPI_Comm comm, MPI_Comm*, int[]) {
-  return refuse("MPI_Comm_spawn_multiple", comm);
-}
-MPR_WEAK_ALIAS(Comm_spawn_multiple);
 
 extern "C" int PMPI_Open_port(MPI_Info info, char* port_name) {
   constexpr const char* fn = "MPI_Open_port";
@@ -68,18 +99,119 @@ extern "C" int PMPI_Close_port(const char* port_name) {
 }
 MPR_WEAK_ALIAS(Close_port);
 
-extern "C" int PMPI_Comm_accept(const char*, MPI_Info, int, MPI_Comm comm, MPI_Comm*) {
-  return refuse("MPI_Comm_accept", comm);
+extern "C" int PMPI_Comm_accept(const char* port_name, MPI_Info info, int root, MPI_Comm h,
+                                MPI_Comm* newcomm) {
+  constexpr const char* fn = "MPI_Comm_accept";
+  Comm* comm;
+  MPR_TRY(check_group_call(fn, h, root, newcomm, &comm));
+  std::string port;
+  if (comm->rank() == root) {
+    Info* ip = nullptr;
+    MPR_TRY(check_info(fn, comm, info, true, &ip));
+    MPR_TRY(check_arg(fn, comm, port_name, "port_name is NULL"));
+    port = port_name;
+  }
+  Comm* c = nullptr;
+  MPR_TRY(raise(comm, comm_accept(fn, port, comm, root, &c)));
+  return deliver(c, newcomm);
 }
 MPR_WEAK_ALIAS(Comm_accept);
 
-extern "C" int PMPI_Comm_connect(const char*, MPI_Info, int, MPI_Comm comm, MPI_Comm*) {
-  return refuse("MPI_Comm_connect", comm);
+extern "C" int PMPI_Comm_connect(const char* port_name, MPI_Info info, int root, MPI_Comm h,
+                                 MPI_Comm* newcomm) {
+  constexpr const char* fn = "MPI_Comm_connect";
+  Comm* comm;
+  MPR_TRY(check_group_call(fn, h, root, newcomm, &comm));
+  std::string port;
+  int64_t timeout_ms = -1;
+  if (comm->rank() == root) {
+    Info* ip = nullptr;
+    MPR_TRY(check_info(fn, comm, info, true, &ip));
+    MPR_TRY(check_arg(fn, comm, port_name, "port_name is NULL"));
+    port = port_name;
+    // "timeout" (seconds), as MPICH reads it: how long to wait for the port's owner to accept.
+    if (const std::string* t = ip ? ip->get("timeout") : nullptr) {
+      char* end = nullptr;
+      const double secs = std::strtod(t->c_str(), &end);
+      if (end == t->c_str() || *end || secs < 0)
+        return raise_error(comm, MPI_ERR_INFO_VALUE, fn, "info timeout=%s (seconds, a number >= 0)",
+                           t->c_str());
+      timeout_ms = static_cast<int64_t>(secs * 1000);
+    }
+  }
+  Comm* c = nullptr;
+  MPR_TRY(raise(comm, comm_connect(fn, port, comm, root, timeout_ms, &c)));
+  return deliver(c, newcomm);
 }
 MPR_WEAK_ALIAS(Comm_connect);
 
-extern "C" int PMPI_Comm_join(int, MPI_Comm*) { return refuse("MPI_Comm_join", MPI_COMM_NULL); }
+extern "C" int PMPI_Comm_join(int fd, MPI_Comm* intercomm) {
+  constexpr const char* fn = "MPI_Comm_join";
+  MPR_TRY(check_running(fn));
+  MPR_TRY(check_arg(fn, nullptr, intercomm, "intercomm is NULL"));
+  if (fd < 0) return raise_error(nullptr, MPI_ERR_ARG, fn, "invalid socket %d", fd);
+  Comm* c = nullptr;
+  MPR_TRY(raise(nullptr, comm_join(fn, fd, &c)));
+  return deliver(c, intercomm);
+}
 MPR_WEAK_ALIAS(Comm_join);
+
+extern "C" int PMPI_Comm_spawn(const char* command, char* argv[], int maxprocs, MPI_Info info,
+                               int root, MPI_Comm h, MPI_Comm* intercomm, int errcodes[]) {
+  constexpr const char* fn = "MPI_Comm_spawn";
+  Comm* comm;
+  MPR_TRY(check_group_call(fn, h, root, intercomm, &comm));
+  std::vector<JobBootstrap::SpawnApp> apps(1);
+  if (comm->rank() == root) {
+    Info* ip = nullptr;
+    MPR_TRY(check_info(fn, comm, info, true, &ip));
+    MPR_TRY(read_app(fn, comm, command, argv, maxprocs, ip, &apps[0]));
+  }
+  Comm* c = nullptr;
+  const int rc = comm_spawn(fn, apps, comm, root, &c);
+  if (rc != MPI_SUCCESS) {
+    if (comm->rank() == root) fill_errcodes(errcodes, maxprocs, rc);
+    *intercomm = MPI_COMM_NULL;
+    return raise(comm, rc);
+  }
+  // Every process learns how many started: the remote group's size.
+  fill_errcodes(errcodes, c->remote_size(), MPI_SUCCESS);
+  return deliver(c, intercomm);
+}
+MPR_WEAK_ALIAS(Comm_spawn);
+
+extern "C" int PMPI_Comm_spawn_multiple(int count, char* commands[], char** argvs[],
+                                        const int maxprocs[], const MPI_Info infos[], int root,
+                                        MPI_Comm h, MPI_Comm* intercomm, int errcodes[]) {
+  constexpr const char* fn = "MPI_Comm_spawn_multiple";
+  Comm* comm;
+  MPR_TRY(check_group_call(fn, h, root, intercomm, &comm));
+  std::vector<JobBootstrap::SpawnApp> apps;
+  int total = 0;
+  if (comm->rank() == root) {
+    if (count <= 0) return raise_error(comm, MPI_ERR_ARG, fn, "count %d (at least 1)", count);
+    MPR_TRY(check_arg(fn, comm, commands, "array_of_commands is NULL"));
+    MPR_TRY(check_arg(fn, comm, maxprocs, "array_of_maxprocs is NULL"));
+    apps.resize(static_cast<size_t>(count));
+    for (int i = 0; i < count; ++i) {
+      Info* ip = nullptr;
+      MPR_TRY(check_info(fn, comm, infos ? infos[i] : MPI_INFO_NULL, true, &ip));
+      char** argv = argvs == MPI_ARGVS_NULL ? MPI_ARGV_NULL : argvs[i];
+      MPR_TRY(read_app(fn, comm, commands[i], argv, maxprocs[i], ip, &apps[i]));
+      total += maxprocs[i];
+    }
+  }
+  Comm* c = nullptr;
+  const int rc = comm_spawn(fn, apps, comm, root, &c);
+  if (rc != MPI_SUCCESS) {
+    if (comm->rank() == root) fill_errcodes(errcodes, total, rc);
+    *intercomm = MPI_COMM_NULL;
+    return raise(comm, rc);
+  }
+  fill_errcodes(errcodes, c->remote_size(), MPI_SUCCESS);
+  return deliver(c, intercomm);
+}
+MPR_WEAK_ALIAS(Comm_spawn_multiple);
 
 namespace {
 

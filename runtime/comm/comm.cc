@@ -139,6 +139,7 @@ void comms_fini() {
   if (g_state.world) g_state.world->release();
   if (g_state.self) g_state.self->release();
   g_state.world = g_state.self = nullptr;
+  g_state.parent = nullptr;  // the program's to free, as any communicator it made
 }
 
 ctl::Channel local_channel(const Comm* c) { return {c->ctx_coll(), c->rank(), &c->peers()}; }
@@ -200,6 +201,16 @@ int agree_ctx(const char* fn, const ctl::Channel& ch, int tag, bool keep, uint32
 int agree_ctx_inter(const char* fn, const ctl::Channel& local, int leader,
                     const ctl::Channel* bridge, int remote_leader, int bridge_tag, bool keep,
                     uint32_t* out) {
+  return agree_ctx_inter(
+      fn, local, leader,
+      [&](const std::vector<uint8_t>& mine, std::vector<uint8_t>* theirs) {
+        return ctl::exchange_vec(fn, *bridge, remote_leader, bridge_tag, mine, theirs);
+      },
+      keep, out);
+}
+
+int agree_ctx_inter(const char* fn, const ctl::Channel& local, int leader,
+                    const LeaderExchange& exchange, bool keep, uint32_t* out) {
   for (;;) {
     HeldOffer offer;
     int rc =
@@ -208,7 +219,7 @@ int agree_ctx_inter(const char* fn, const ctl::Channel& local, int leader,
     std::vector<uint8_t> bytes = mask_bytes(offer.words);
     if (local.me == leader) {
       std::vector<uint8_t> theirs;
-      rc = ctl::exchange_vec(fn, *bridge, remote_leader, bridge_tag, bytes, &theirs);
+      rc = exchange(bytes, &theirs);
       if (rc != MPI_SUCCESS) return rc;
       if (theirs.size() != bytes.size())
         return make_error(MPI_ERR_INTERN, fn, "context id masks of the two groups differ in size");

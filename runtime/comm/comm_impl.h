@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "runtime/comm/comm.h"
@@ -38,6 +39,14 @@ int agree_ctx(const char* fn, const ctl::Channel& ch, int tag, bool keep, uint32
 int agree_ctx_inter(const char* fn, const ctl::Channel& local, int leader,
                     const ctl::Channel* bridge, int remote_leader, int bridge_tag, bool keep,
                     uint32_t* out);
+
+/// The same with the leaders' exchange of masks done by `exchange` (its result is an MPI error
+/// code): MPI_Comm_accept/connect, whose leaders talk over a socket before the groups share a
+/// communicator.
+using LeaderExchange =
+    std::function<int(const std::vector<uint8_t>& mine, std::vector<uint8_t>* theirs)>;
+int agree_ctx_inter(const char* fn, const ctl::Channel& local, int leader,
+                    const LeaderExchange& exchange, bool keep, uint32_t* out);
 
 /// A fresh communicator inherits the parent's error handler (and nothing else).
 void inherit(Comm* child, const Comm* parent);

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "runtime/comm/comm_impl.h"
+#include "runtime/comm/dpm.h"
 #include "runtime/core/state.h"
 
 namespace mpr::runtime {
@@ -15,16 +16,19 @@ int intercomm_create(const char* fn, Comm* local, int local_leader, Comm* peer_c
   const int bridge_tag = ctl::intercomm_tag(tag);
   ctl::Channel bridge{};
   if (leader) bridge = p2p_channel(peer_comm);
-  // The leaders swap their groups' members, then tell their own group.
+  // The leaders swap their groups' members, then tell their own group. Members travel as (job,
+  // rank): the groups may hold processes of other jobs, which each process numbers its own way.
   std::vector<uint8_t> remote_bytes;
   if (leader) {
-    int rc = ctl::exchange_vec(fn, bridge, remote_leader, bridge_tag, ctl::to_bytes(local->peers()),
+    int rc = ctl::exchange_vec(fn, bridge, remote_leader, bridge_tag, encode_procs(local->peers()),
                                &remote_bytes);
     if (rc != MPI_SUCCESS) return rc;
   }
   int rc = ctl::bcast_vec(fn, lch, local_leader, ctl::kTagCtlGather, &remote_bytes);
   if (rc != MPI_SUCCESS) return rc;
-  std::vector<int> remote = ctl::from_bytes(remote_bytes);
+  std::vector<int> remote;
+  rc = decode_procs(fn, remote_bytes, &remote);
+  if (rc != MPI_SUCCESS) return rc;
   for (int p : remote)
     if (std::find(local->peers().begin(), local->peers().end(), p) != local->peers().end())
       return make_error(MPI_ERR_COMM, fn,
@@ -55,9 +59,10 @@ int intercomm_merge(const char* fn, Comm* inter, bool high, Comm** out) {
   if (rc != MPI_SUCCESS) return rc;
   if (theirs.size() != 1) return make_error(MPI_ERR_INTERN, fn, "malformed merge exchange");
   const bool remote_high = theirs[0] != 0;
-  // With equal `high` on both sides, the group whose leader has the lower job rank goes first:
-  // every process computes the same answer from what it already knows.
-  bool local_first = high != remote_high ? !high : inter->peers()[0] < inter->remote_peers()[0];
+  // With equal `high` on both sides, the group whose leader comes first (by job, then rank)
+  // goes first: every process computes the same answer from what it already knows.
+  bool local_first =
+      high != remote_high ? !high : proc_before(inter->peers()[0], inter->remote_peers()[0]);
   uint32_t ctx = 0;
   rc = agree_ctx_inter(fn, lch, 0, &bridge, 0, ctl::kTagCtlLeader, true, &ctx);
   if (rc != MPI_SUCCESS) return rc;

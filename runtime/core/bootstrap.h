@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "common/bootstrap.h"
 
@@ -30,6 +31,23 @@ class JobBootstrap : public common::Bootstrap {
   virtual NameResult lookup_name(const std::string& service, std::string* port,
                                  std::string* detail) = 0;
   virtual NameResult unpublish_name(const std::string& service, std::string* detail) = 0;
+
+  /// One program of MPI_Comm_spawn(_multiple): `maxprocs` processes of `command` with `argv`
+  /// (without argv[0]), started in `wdir` (empty: the launcher's choice) with `env` added to
+  /// their environment ("NAME=value").
+  struct SpawnApp {
+    std::string command;
+    std::vector<std::string> argv;
+    int maxprocs = 0;
+    std::string wdir;
+    std::string path;  ///< directories to look for `command` in (info key "path"), or empty
+    std::vector<std::string> env;
+  };
+  /// Has the launcher start `apps` as one new job (PMIx_Spawn). True with its job id in
+  /// *job_id once the processes are started; false with `detail` saying what the launcher
+  /// answered (or that there is none).
+  virtual bool spawn(const std::vector<SpawnApp>& apps, std::string* job_id,
+                     std::string* detail) = 0;
 };
 
 /// The key a service name is published under (PMIx keys starting "pmix." are reserved).

@@ -181,7 +181,7 @@ class PmixBootstrap final : public JobBootstrap {
                                " (a rank of the job may have died)");
   }
 
-  bool get(int rank, const std::string& key, std::vector<uint8_t>* value) override {
+  bool get_job(int rank, const std::string& key, std::vector<uint8_t>* value) override {
     pmix_proc_t peer;
     PMIX_LOAD_PROCID(&peer, me_.nspace, static_cast<pmix_rank_t>(rank));
     pmix_value_t* val = nullptr;
@@ -241,6 +241,38 @@ class PmixBootstrap final : public JobBootstrap {
     std::string key = service_key(service);
     char* keys[] = {key.data(), nullptr};
     return name_result(PMIx_Unpublish(keys, nullptr, 0), detail);
+  }
+
+  bool spawn(const std::vector<SpawnApp>& apps, std::string* job_id, std::string* detail) override {
+    pmix_app_t* papps = nullptr;
+    PMIX_APP_CREATE(papps, apps.size());
+    for (size_t i = 0; i < apps.size(); ++i) {
+      const SpawnApp& a = apps[i];
+      pmix_app_t& p = papps[i];
+      p.cmd = strdup(a.command.c_str());
+      (void)pmix_argv_append_nosize(&p.argv, a.command.c_str());
+      for (const std::string& arg : a.argv) (void)pmix_argv_append_nosize(&p.argv, arg.c_str());
+      for (const std::string& e : a.env) (void)pmix_argv_append_nosize(&p.env, e.c_str());
+      if (!a.wdir.empty()) p.cwd = strdup(a.wdir.c_str());
+      p.maxprocs = a.maxprocs;
+      if (!a.path.empty()) {
+        PMIX_APP_INFO_CREATE(&p, 1);
+        PMIX_INFO_LOAD(&p.info[0], common::kKeySpawnPath, a.path.c_str(), PMIX_STRING);
+      }
+    }
+    pmix_nspace_t nspace;
+    std::memset(nspace, 0, sizeof nspace);
+    pmix_status_t rc = PMIx_Spawn(nullptr, 0, papps, apps.size(), nspace);
+    PMIX_APP_FREE(papps, apps.size());
+    if (rc != PMIX_SUCCESS) {
+      *detail = rc == PMIX_ERR_NOT_SUPPORTED
+                    ? "the launcher's PMIx server does not start processes (PMIx_Spawn: " +
+                          status_text(rc) + "); mprun does"
+                    : "the launcher answered " + status_text(rc);
+      return false;
+    }
+    *job_id = nspace;
+    return true;
   }
 
  private:

@@ -24,7 +24,7 @@ class SingletonBootstrap final : public JobBootstrap {
   const std::string& job_id() const override { return job_id_; }
   void put(const std::string& key, const std::vector<uint8_t>& value) override { kv_[key] = value; }
   void fence() override {}
-  bool get(int rank, const std::string& key, std::vector<uint8_t>* value) override {
+  bool get_job(int rank, const std::string& key, std::vector<uint8_t>* value) override {
     auto it = kv_.find(key);
     if (rank != 0 || it == kv_.end()) return false;
     *value = it->second;
@@ -49,6 +49,12 @@ class SingletonBootstrap final : public JobBootstrap {
   }
   NameResult unpublish_name(const std::string& service, std::string*) override {
     return names_.erase(service) ? NameResult::kOk : NameResult::kNotFound;
+  }
+  bool spawn(const std::vector<SpawnApp>&, std::string*, std::string* detail) override {
+    *detail =
+        "this process was started without a launcher, which is what starts processes; run it "
+        "under mprun (mprun -n 1 <program>)";
+    return false;
   }
 
  private:

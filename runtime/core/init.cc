@@ -9,6 +9,7 @@
 #include "common/log.h"
 #include "common/params.h"
 #include "runtime/comm/comm.h"
+#include "runtime/comm/dpm.h"
 #include "runtime/core/errors.h"
 #include "runtime/core/ports.h"
 #include "runtime/core/state.h"
@@ -105,6 +106,13 @@ void bring_up(const char* fn, int required) {
   rma::transport_init();
   comms_init();
   g_state.phase = Phase::kRunning;
+  // A spawned job meets its parents before MPI_Init returns (MPI_Comm_get_parent).
+  if (int rc = connect_parent(fn); rc != MPI_SUCCESS) {
+    std::string msg =
+        std::string("cannot connect to the processes that spawned this job: ") + error_string(rc);
+    common::log_error("%s", msg.c_str());
+    abort_job(MPI_ERR_SPAWN, msg.c_str());
+  }
   if (g_state.bootstrap->rank() == 0 && common::verbose()) {
     std::string d = the_pml().describe();
     common::log_verbose("%s", d.c_str());

@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -78,5 +79,40 @@ void close_all_ports() {
 }
 
 int open_port_count() { return static_cast<int>(g_ports.size()); }
+
+int port_socket(const std::string& name) {
+  auto it = g_ports.find(name);
+  return it == g_ports.end() ? -1 : it->second;
+}
+
+bool parse_port_name(const std::string& name, PortAddress* out) {
+  static const std::string kPrefix = "mpr-port:tcp:";
+  if (name.compare(0, kPrefix.size(), kPrefix) != 0) return false;
+  const std::string rest = name.substr(kPrefix.size());
+  const size_t c1 = rest.find(':');
+  const size_t c2 = c1 == std::string::npos ? c1 : rest.find(':', c1 + 1);
+  if (c2 == std::string::npos) return false;
+  in_addr ia{};
+  if (inet_pton(AF_INET, rest.substr(0, c1).c_str(), &ia) != 1) return false;
+  const std::string port = rest.substr(c1 + 1, c2 - c1 - 1);
+  const std::string hex = rest.substr(c2 + 1);
+  if (port.empty() || port.size() > 5 || hex.size() != 2 * sizeof out->token) return false;
+  unsigned long p = 0;
+  for (char ch : port) {
+    if (ch < '0' || ch > '9') return false;
+    p = p * 10 + static_cast<unsigned long>(ch - '0');
+  }
+  if (p == 0 || p > 65535) return false;
+  for (size_t i = 0; i < sizeof out->token; ++i) {
+    unsigned v = 0;
+    if (std::sscanf(hex.c_str() + 2 * i, "%2x", &v) != 1 || !std::isxdigit(hex[2 * i]) ||
+        !std::isxdigit(hex[2 * i + 1]))
+      return false;
+    out->token[i] = static_cast<uint8_t>(v);
+  }
+  out->addr = ntohl(ia.s_addr);
+  out->port = static_cast<uint16_t>(p);
+  return true;
+}
 
 }  // namespace mpr::runtime

@@ -4,6 +4,7 @@
 // random 128-bit token that a connecting process must present.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace mpr::runtime {
@@ -17,5 +18,16 @@ bool close_port(const std::string& name);
 void close_all_ports();
 /// Ports open in this process.
 int open_port_count();
+/// The listening socket of a port this process opened, or -1.
+int port_socket(const std::string& name);
+
+/// The parts of a port name: where it listens and the token a connecting process presents.
+struct PortAddress {
+  uint32_t addr = 0;  ///< IPv4, host order
+  uint16_t port = 0;
+  uint8_t token[16] = {};
+};
+/// Parses "mpr-port:tcp:<ipv4>:<port>:<32 hex digits>"; false if `name` is not one.
+bool parse_port_name(const std::string& name, PortAddress* out);
 
 }  // namespace mpr::runtime

@@ -40,6 +40,9 @@ struct State {
   pthread_t main_thread{};
   Comm* world = nullptr;
   Comm* self = nullptr;
+  /// A spawned process's intercommunicator to its parents (MPI_Comm_get_parent) until it is
+  /// freed or disconnected; nullptr otherwise.
+  Comm* parent = nullptr;
   std::unique_ptr<BsendBuffer> bsend;
 };
 

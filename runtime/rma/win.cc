@@ -17,6 +17,7 @@
 #include "common/shm_object.h"
 #include "runtime/coll/coll.h"
 #include "runtime/comm/comm_ctl.h"
+#include "runtime/comm/dpm.h"
 #include "runtime/core/state.h"
 
 namespace mpr::runtime::rma {
@@ -180,7 +181,7 @@ int create(const char* fn, Comm* user_comm, int flavor, void* base, MPI_Aint siz
     int32_t node;
     int32_t device;
     uint64_t size;
-  } mine{g_state.bootstrap->local_peers().front(), device_for(comm) != nullptr, uint64_t(w->size)};
+  } mine{node_color(comm), device_for(comm) != nullptr, uint64_t(w->size)};
   std::vector<Round1> all(n);
   if (int rc = ctl::allgather(fn, ch, kTagSetup1, &mine, sizeof mine, all.data()); rc)
     return fail(rc);
