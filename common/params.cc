@@ -23,6 +23,9 @@ const ParamDef kParams[] = {
      "mprun: seconds each startup step may take (PMIx setup; all ranks connecting once the "
      "first did; all reaching MPI_Init's fence once the first did); 0 = no limit"},
     {"MPR_BTL", "", "comma list of backends to use (self,shm,verbs,tcp); empty = all available"},
+    {"MPR_MPRUN", "",
+     "the mprun a process started without a launcher runs to start the processes of "
+     "MPI_Comm_spawn; empty = the one installed with this libmpi, else the first on PATH"},
     {"MPR_SPIN_COUNT", "2000",
      "progress polls a blocking wait makes before it starts yielding the CPU"},
     {"MPR_EXCHANGE_SPIN_COUNT", "20",

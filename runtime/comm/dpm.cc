@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 
 #include "btl-rdma/tcp/ifaces.h"
@@ -158,7 +159,8 @@ constexpr int64_t kNoticeMs = 60000;
 /// Waits until `fd` is ready for `events` (or has an error), driving MPI progress meanwhile so
 /// that this process keeps answering its peers. False when `deadline_ms` (>= 0) passed.
 /// `what` is said once if the wait takes long.
-bool wait_fd(int fd, short events, int64_t deadline_ms, const char* fn, const char* what) {
+bool wait_fd(int fd, short events, int64_t deadline_ms, const char* fn, const char* what,
+             const std::function<bool()>& give_up = nullptr) {
   common::Waiter waiter(the_pml().wait_policy(), common::WaitKind::kCounted);
   const int64_t start = now_ms();
   bool noticed = false;
@@ -172,6 +174,7 @@ bool wait_fd(int fd, short events, int64_t deadline_ms, const char* fn, const ch
     if (n < 0 && errno != EINTR) return true;  // the caller's I/O call reports the error
     const int64_t now = now_ms();
     if (deadline_ms >= 0 && now >= deadline_ms) return false;
+    if (give_up && waiter.idle_polls() % 1024 == 1023 && give_up()) return false;
     if (!noticed && now - start > kNoticeMs) {
       noticed = true;
       common::log_error("%s: still waiting after %lld s for %s", fn,
@@ -472,8 +475,10 @@ int join_groups(const char* fn, Comm* local, int root, Link* link, Outcome root_
 
 // ---- ports ----------------------------------------------------------------------------------
 
-/// At the accepting root: the first connection on the port that presents its token.
-Outcome accept_link(const char* fn, const std::string& port_name, std::unique_ptr<Link>* out) {
+/// At the accepting root: the first connection on the port that presents its token. `gone`
+/// (spawn: the children's launcher ended) stops the wait with MPI_ERR_SPAWN and its reason.
+Outcome accept_link(const char* fn, const std::string& port_name, std::unique_ptr<Link>* out,
+                    const std::function<bool(std::string*)>& gone = nullptr) {
   const int lfd = port_socket(port_name);
   PortAddress pa;
   if (lfd < 0 || !parse_port_name(port_name, &pa))
@@ -482,7 +487,10 @@ Outcome accept_link(const char* fn, const std::string& port_name, std::unique_pt
                               "MPI_Comm_accept takes)"};
   static bool logged = false;
   for (;;) {
-    wait_fd(lfd, POLLIN, -1, fn, ("a connection to port " + port_name).c_str());
+    std::string why;
+    if (!wait_fd(lfd, POLLIN, -1, fn, ("a connection to port " + port_name).c_str(),
+                 gone ? std::function<bool()>([&] { return gone(&why); }) : nullptr))
+      return {MPI_ERR_SPAWN, "the spawned job ended before its processes connected: " + why};
     sockaddr_in sa{};
     socklen_t len = sizeof sa;
     const int fd = ::accept4(lfd, reinterpret_cast<sockaddr*>(&sa), &len, SOCK_CLOEXEC);
@@ -647,6 +655,14 @@ int comm_connect(const char* fn, const std::string& port_name, Comm* local, int 
 }
 
 int comm_join(const char* fn, int fd, Comm** out) {
+  int type = 0;
+  socklen_t len = sizeof type;
+  if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) != 0 || type != SOCK_STREAM) {
+    const int err = errno;
+    return make_error(MPI_ERR_ARG, fn, "file descriptor %d is not a connected stream socket (%s)",
+                      fd,
+                      type != 0 && type != SOCK_STREAM ? "not SOCK_STREAM" : std::strerror(err));
+  }
   Link link(fd, false);
   // Each side says it speaks this protocol before anything else travels.
   std::vector<uint8_t> hello(kJoinMagic, kJoinMagic + sizeof kJoinMagic);
@@ -678,7 +694,8 @@ int comm_spawn(const char* fn, const std::vector<JobBootstrap::SpawnApp>& apps, 
       if (!g_state.bootstrap->spawn(with_port, &job, &detail))
         o = {MPI_ERR_SPAWN, "the processes could not be started: " + detail};
       else
-        o = accept_link(fn, port, &link);
+        o = accept_link(fn, port, &link,
+                        [](std::string* why) { return g_state.bootstrap->spawn_gone(why); });
     }
   }
   int rc = finish_join(fn, local, root, link.get(), o, cards, out);

@@ -48,6 +48,13 @@ class JobBootstrap : public common::Bootstrap {
   /// answered (or that there is none).
   virtual bool spawn(const std::vector<SpawnApp>& apps, std::string* job_id,
                      std::string* detail) = 0;
+  /// True, with `why`, when the job the last spawn() started ended before its processes could
+  /// connect (the caller stops waiting for them). A launcher that watches its jobs ends the
+  /// caller's job itself instead, and says false.
+  virtual bool spawn_gone(std::string* why) {
+    (void)why;
+    return false;
+  }
 };
 
 /// The key a service name is published under (PMIx keys starting "pmix." are reserved).

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "runtime/core/bootstrap.h"
+#include "runtime/core/local_spawn.h"
 
 namespace mpr::runtime {
 
@@ -50,15 +51,15 @@ class SingletonBootstrap final : public JobBootstrap {
   NameResult unpublish_name(const std::string& service, std::string*) override {
     return names_.erase(service) ? NameResult::kOk : NameResult::kNotFound;
   }
-  bool spawn(const std::vector<SpawnApp>&, std::string*, std::string* detail) override {
-    *detail =
-        "this process was started without a launcher, which is what starts processes; run it "
-        "under mprun (mprun -n 1 <program>)";
-    return false;
+  // No launcher to ask: this process runs mprun itself (local_spawn.h).
+  bool spawn(const std::vector<SpawnApp>& apps, std::string* job_id, std::string* detail) override {
+    return spawner_.spawn(apps, job_id, detail);
   }
+  bool spawn_gone(std::string* why) override { return spawner_.gone(why); }
 
  private:
   std::map<std::string, std::string> names_;
+  LocalSpawner spawner_;
   std::vector<int> peers_{0};
   std::string job_id_;
   std::string hostname_;
