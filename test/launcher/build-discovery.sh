@@ -390,13 +390,20 @@ meson_project() {
     link_and_run "$name/program" "$dir/build/hello" "$log"
 }
 if command -v meson >/dev/null && command -v ninja >/dev/null; then
-    meson_project "meson/C, mpicc first on PATH" "$T/meson-path" c - "$B/mpicc"
+    # Meson 1.0 asks pkg-config for Open MPI's ompi-c before it runs any wrapper, so where Open
+    # MPI's development files are installed the automatic method finds Open MPI whatever PATH
+    # says; there the C projects use method: 'config-tool', as mpicc(1) tells users to.
+    cmethod=- cnote=""
+    if command -v pkg-config >/dev/null && pkg-config --exists ompi-c 2>/dev/null; then
+        cmethod=config-tool cnote=", method config-tool (Open MPI's ompi-c.pc installed)"
+    fi
+    meson_project "meson/C, mpicc first on PATH$cnote" "$T/meson-path" c "$cmethod" "$B/mpicc"
     # A native file names the wrapper, and PATH does not have the staged bin directory at all
     # (its mpicc is Open MPI's or MPICH's, if any). MPICC alone would not do: Meson takes the
     # highest version among $MPICC and the mpicc on PATH.
     printf "[binaries]\nmpicc = '%s'\n" "$B/mpicc" >"$T/native.ini"
-    PATH=${PATH#"$B":} meson_project "meson/C, native file [binaries] mpicc" "$T/meson-native" \
-        c - "$B/mpicc" --native-file "$T/native.ini"
+    PATH=${PATH#"$B":} meson_project "meson/C, native file [binaries] mpicc$cnote" \
+        "$T/meson-native" c "$cmethod" "$B/mpicc" --native-file "$T/native.ini"
     meson_project "meson/C++, method config-tool, mpic++ first on PATH" "$T/meson-cxx" cpp \
         config-tool "$B/mpic++"
 else
