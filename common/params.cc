@@ -140,6 +140,9 @@ const ParamDef kParams[] = {
      "switch algorithms with setenv); a forced algorithm that cannot run a call falls back to "
      "the table",
      ParamKind::kBool},
+    {"MPR_IO_HINTS", "",
+     "MPI-IO: hints every MPI_File_open starts from, as key=value pairs separated by ';' "
+     "(e.g. 'cb_nodes=2;romio_cb_write=enable'); the open's info overrides them"},
     {nullptr, nullptr, nullptr},
 };
 

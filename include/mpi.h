@@ -2796,6 +2796,364 @@ MPR_API int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request
 MPR_API MPI_Fint PMPI_Session_c2f(MPI_Session session);
 MPR_API MPI_Session PMPI_Session_f2c(MPI_Fint session);
 
+/* ---- MPI-IO (files): types and constants ------------------------------------------------------
+ * Values as MPICH's, so programs that print or store them see familiar numbers. */
+typedef struct mpr_file_s *MPI_File;
+#define MPI_FILE_NULL ((MPI_File)0)
+
+typedef void MPI_File_errhandler_function(MPI_File *file, int *error_code, ...);
+typedef MPI_File_errhandler_function MPI_File_errhandler_fn; /* MPI-2 name */
+typedef int MPI_Datarep_extent_function(MPI_Datatype datatype, MPI_Aint *extent,
+                                        void *extra_state);
+typedef int MPI_Datarep_conversion_function(void *userbuf, MPI_Datatype datatype, int count,
+                                            void *filebuf, MPI_Offset position,
+                                            void *extra_state);
+typedef int MPI_Datarep_conversion_function_c(void *userbuf, MPI_Datatype datatype,
+                                              MPI_Count count, void *filebuf,
+                                              MPI_Offset position, void *extra_state);
+#define MPI_CONVERSION_FN_NULL ((MPI_Datarep_conversion_function *)0)
+#define MPI_CONVERSION_FN_NULL_C ((MPI_Datarep_conversion_function_c *)0)
+#define MPI_MAX_DATAREP_STRING 128
+
+/* MPI_File_open access modes (distinct from the window assertions MPI_MODE_NOCHECK...) */
+#define MPI_MODE_CREATE 1
+#define MPI_MODE_RDONLY 2
+#define MPI_MODE_WRONLY 4
+#define MPI_MODE_RDWR 8
+#define MPI_MODE_DELETE_ON_CLOSE 16
+#define MPI_MODE_UNIQUE_OPEN 32
+#define MPI_MODE_EXCL 64
+#define MPI_MODE_APPEND 128
+#define MPI_MODE_SEQUENTIAL 256
+
+/* MPI_File_seek(_shared) */
+#define MPI_SEEK_SET 600
+#define MPI_SEEK_CUR 602
+#define MPI_SEEK_END 604
+
+/* MPI_File_set_view: the view starts at the current shared file pointer (sequential files) */
+#define MPI_DISPLACEMENT_CURRENT (-54278278)
+
+/* ---- MPI-IO (files) ---------------------------------------------------------------------- */
+MPR_API int MPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info,
+                          MPI_File *fh);
+MPR_API int MPI_File_close(MPI_File *fh);
+MPR_API int MPI_File_delete(const char *filename, MPI_Info info);
+MPR_API int MPI_File_set_size(MPI_File fh, MPI_Offset size);
+MPR_API int MPI_File_preallocate(MPI_File fh, MPI_Offset size);
+MPR_API int MPI_File_get_size(MPI_File fh, MPI_Offset *size);
+MPR_API int MPI_File_get_group(MPI_File fh, MPI_Group *group);
+MPR_API int MPI_File_get_amode(MPI_File fh, int *amode);
+MPR_API int MPI_File_set_info(MPI_File fh, MPI_Info info);
+MPR_API int MPI_File_get_info(MPI_File fh, MPI_Info *info_used);
+MPR_API int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype,
+                              MPI_Datatype filetype, const char *datarep, MPI_Info info);
+MPR_API int MPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype,
+                              MPI_Datatype *filetype, char *datarep);
+MPR_API int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                             MPI_Datatype datatype, MPI_Status *status);
+MPR_API int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                              MPI_Datatype datatype, MPI_Status *status);
+MPR_API int MPI_File_read_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
+                               MPI_Datatype datatype, MPI_Status *status);
+MPR_API int MPI_File_write_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
+                                MPI_Datatype datatype, MPI_Status *status);
+MPR_API int MPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                                 MPI_Datatype datatype, MPI_Status *status);
+MPR_API int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                                  MPI_Datatype datatype, MPI_Status *status);
+MPR_API int MPI_File_read_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
+                                   MPI_Datatype datatype, MPI_Status *status);
+MPR_API int MPI_File_write_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf,
+                                    MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+MPR_API int MPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                              MPI_Datatype datatype, MPI_Request *request);
+MPR_API int MPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                               MPI_Datatype datatype, MPI_Request *request);
+MPR_API int MPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
+                                MPI_Datatype datatype, MPI_Request *request);
+MPR_API int MPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
+                                 MPI_Datatype datatype, MPI_Request *request);
+MPR_API int MPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                                  MPI_Datatype datatype, MPI_Request *request);
+MPR_API int MPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                                   MPI_Datatype datatype, MPI_Request *request);
+MPR_API int MPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
+                                    MPI_Datatype datatype, MPI_Request *request);
+MPR_API int MPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf,
+                                     MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+MPR_API int MPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                          MPI_Status *status);
+MPR_API int MPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                           MPI_Status *status);
+MPR_API int MPI_File_read_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                            MPI_Status *status);
+MPR_API int MPI_File_write_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                             MPI_Status *status);
+MPR_API int MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                              MPI_Status *status);
+MPR_API int MPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                               MPI_Status *status);
+MPR_API int MPI_File_read_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                                MPI_Status *status);
+MPR_API int MPI_File_write_all_c(MPI_File fh, const void *buf, MPI_Count count,
+                                 MPI_Datatype datatype, MPI_Status *status);
+MPR_API int MPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                           MPI_Request *request);
+MPR_API int MPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                            MPI_Request *request);
+MPR_API int MPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                             MPI_Request *request);
+MPR_API int MPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                              MPI_Request *request);
+MPR_API int MPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                               MPI_Request *request);
+MPR_API int MPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                                MPI_Request *request);
+MPR_API int MPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                                 MPI_Request *request);
+MPR_API int MPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count,
+                                  MPI_Datatype datatype, MPI_Request *request);
+MPR_API int MPI_File_seek(MPI_File fh, MPI_Offset offset, int whence);
+MPR_API int MPI_File_get_position(MPI_File fh, MPI_Offset *offset);
+MPR_API int MPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp);
+MPR_API int MPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                                 MPI_Status *status);
+MPR_API int MPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                                  MPI_Status *status);
+MPR_API int MPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                                   MPI_Status *status);
+MPR_API int MPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count,
+                                    MPI_Datatype datatype, MPI_Status *status);
+MPR_API int MPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                                  MPI_Request *request);
+MPR_API int MPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                                   MPI_Request *request);
+MPR_API int MPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                                    MPI_Request *request);
+MPR_API int MPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count,
+                                     MPI_Datatype datatype, MPI_Request *request);
+MPR_API int MPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                                  MPI_Status *status);
+MPR_API int MPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                                   MPI_Status *status);
+MPR_API int MPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                                    MPI_Status *status);
+MPR_API int MPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count,
+                                     MPI_Datatype datatype, MPI_Status *status);
+MPR_API int MPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence);
+MPR_API int MPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset);
+MPR_API int MPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                                       MPI_Datatype datatype);
+MPR_API int MPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                                        MPI_Datatype datatype);
+MPR_API int MPI_File_read_at_all_begin_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
+                                         MPI_Datatype datatype);
+MPR_API int MPI_File_write_at_all_begin_c(MPI_File fh, MPI_Offset offset, const void *buf,
+                                          MPI_Count count, MPI_Datatype datatype);
+MPR_API int MPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status);
+MPR_API int MPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status);
+MPR_API int MPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype);
+MPR_API int MPI_File_write_all_begin(MPI_File fh, const void *buf, int count,
+                                     MPI_Datatype datatype);
+MPR_API int MPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count,
+                                      MPI_Datatype datatype);
+MPR_API int MPI_File_write_all_begin_c(MPI_File fh, const void *buf, MPI_Count count,
+                                       MPI_Datatype datatype);
+MPR_API int MPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status);
+MPR_API int MPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status);
+MPR_API int MPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype);
+MPR_API int MPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count,
+                                         MPI_Datatype datatype);
+MPR_API int MPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count,
+                                          MPI_Datatype datatype);
+MPR_API int MPI_File_write_ordered_begin_c(MPI_File fh, const void *buf, MPI_Count count,
+                                           MPI_Datatype datatype);
+MPR_API int MPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status);
+MPR_API int MPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status);
+MPR_API int MPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent);
+MPR_API int MPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent);
+MPR_API int MPI_Register_datarep(const char *datarep,
+                                 MPI_Datarep_conversion_function *read_conversion_fn,
+                                 MPI_Datarep_conversion_function *write_conversion_fn,
+                                 MPI_Datarep_extent_function *dtype_file_extent_fn,
+                                 void *extra_state);
+MPR_API int MPI_Register_datarep_c(const char *datarep,
+                                   MPI_Datarep_conversion_function_c *read_conversion_fn,
+                                   MPI_Datarep_conversion_function_c *write_conversion_fn,
+                                   MPI_Datarep_extent_function *dtype_file_extent_fn,
+                                   void *extra_state);
+MPR_API int MPI_File_set_atomicity(MPI_File fh, int flag);
+MPR_API int MPI_File_get_atomicity(MPI_File fh, int *flag);
+MPR_API int MPI_File_sync(MPI_File fh);
+MPR_API int MPI_File_create_errhandler(MPI_File_errhandler_function *file_errhandler_fn,
+                                       MPI_Errhandler *errhandler);
+MPR_API int MPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler);
+MPR_API int MPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler);
+MPR_API int MPI_File_call_errhandler(MPI_File fh, int errorcode);
+MPR_API MPI_Fint MPI_File_c2f(MPI_File file);
+MPR_API MPI_File MPI_File_f2c(MPI_Fint file);
+/* ---- MPI-IO: profiling names ------------------------------------------------------------ */
+MPR_API int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info,
+                           MPI_File *fh);
+MPR_API int PMPI_File_close(MPI_File *fh);
+MPR_API int PMPI_File_delete(const char *filename, MPI_Info info);
+MPR_API int PMPI_File_set_size(MPI_File fh, MPI_Offset size);
+MPR_API int PMPI_File_preallocate(MPI_File fh, MPI_Offset size);
+MPR_API int PMPI_File_get_size(MPI_File fh, MPI_Offset *size);
+MPR_API int PMPI_File_get_group(MPI_File fh, MPI_Group *group);
+MPR_API int PMPI_File_get_amode(MPI_File fh, int *amode);
+MPR_API int PMPI_File_set_info(MPI_File fh, MPI_Info info);
+MPR_API int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used);
+MPR_API int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype,
+                               MPI_Datatype filetype, const char *datarep, MPI_Info info);
+MPR_API int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype,
+                               MPI_Datatype *filetype, char *datarep);
+MPR_API int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                              MPI_Datatype datatype, MPI_Status *status);
+MPR_API int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                               MPI_Datatype datatype, MPI_Status *status);
+MPR_API int PMPI_File_read_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
+                                MPI_Datatype datatype, MPI_Status *status);
+MPR_API int PMPI_File_write_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
+                                 MPI_Datatype datatype, MPI_Status *status);
+MPR_API int PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                                  MPI_Datatype datatype, MPI_Status *status);
+MPR_API int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                                   MPI_Datatype datatype, MPI_Status *status);
+MPR_API int PMPI_File_read_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
+                                    MPI_Datatype datatype, MPI_Status *status);
+MPR_API int PMPI_File_write_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf,
+                                     MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+MPR_API int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                               MPI_Datatype datatype, MPI_Request *request);
+MPR_API int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                                MPI_Datatype datatype, MPI_Request *request);
+MPR_API int PMPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
+                                 MPI_Datatype datatype, MPI_Request *request);
+MPR_API int PMPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
+                                  MPI_Datatype datatype, MPI_Request *request);
+MPR_API int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                                   MPI_Datatype datatype, MPI_Request *request);
+MPR_API int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                                    MPI_Datatype datatype, MPI_Request *request);
+MPR_API int PMPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
+                                     MPI_Datatype datatype, MPI_Request *request);
+MPR_API int PMPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf,
+                                      MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+MPR_API int PMPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                           MPI_Status *status);
+MPR_API int PMPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                            MPI_Status *status);
+MPR_API int PMPI_File_read_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                             MPI_Status *status);
+MPR_API int PMPI_File_write_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                              MPI_Status *status);
+MPR_API int PMPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                               MPI_Status *status);
+MPR_API int PMPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                                MPI_Status *status);
+MPR_API int PMPI_File_read_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                                 MPI_Status *status);
+MPR_API int PMPI_File_write_all_c(MPI_File fh, const void *buf, MPI_Count count,
+                                  MPI_Datatype datatype, MPI_Status *status);
+MPR_API int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                            MPI_Request *request);
+MPR_API int PMPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                             MPI_Request *request);
+MPR_API int PMPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                              MPI_Request *request);
+MPR_API int PMPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                               MPI_Request *request);
+MPR_API int PMPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                                MPI_Request *request);
+MPR_API int PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                                 MPI_Request *request);
+MPR_API int PMPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                                  MPI_Request *request);
+MPR_API int PMPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count,
+                                   MPI_Datatype datatype, MPI_Request *request);
+MPR_API int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence);
+MPR_API int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset);
+MPR_API int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp);
+MPR_API int PMPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                                  MPI_Status *status);
+MPR_API int PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                                   MPI_Status *status);
+MPR_API int PMPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                                    MPI_Status *status);
+MPR_API int PMPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count,
+                                     MPI_Datatype datatype, MPI_Status *status);
+MPR_API int PMPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                                   MPI_Request *request);
+MPR_API int PMPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                                    MPI_Request *request);
+MPR_API int PMPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                                     MPI_Request *request);
+MPR_API int PMPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count,
+                                      MPI_Datatype datatype, MPI_Request *request);
+MPR_API int PMPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                                   MPI_Status *status);
+MPR_API int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                                    MPI_Status *status);
+MPR_API int PMPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                                     MPI_Status *status);
+MPR_API int PMPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count,
+                                      MPI_Datatype datatype, MPI_Status *status);
+MPR_API int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence);
+MPR_API int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset);
+MPR_API int PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                                        MPI_Datatype datatype);
+MPR_API int PMPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                                         MPI_Datatype datatype);
+MPR_API int PMPI_File_read_at_all_begin_c(MPI_File fh, MPI_Offset offset, void *buf,
+                                          MPI_Count count, MPI_Datatype datatype);
+MPR_API int PMPI_File_write_at_all_begin_c(MPI_File fh, MPI_Offset offset, const void *buf,
+                                           MPI_Count count, MPI_Datatype datatype);
+MPR_API int PMPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status);
+MPR_API int PMPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status);
+MPR_API int PMPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype);
+MPR_API int PMPI_File_write_all_begin(MPI_File fh, const void *buf, int count,
+                                      MPI_Datatype datatype);
+MPR_API int PMPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count,
+                                       MPI_Datatype datatype);
+MPR_API int PMPI_File_write_all_begin_c(MPI_File fh, const void *buf, MPI_Count count,
+                                        MPI_Datatype datatype);
+MPR_API int PMPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status);
+MPR_API int PMPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status);
+MPR_API int PMPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype);
+MPR_API int PMPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count,
+                                          MPI_Datatype datatype);
+MPR_API int PMPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count,
+                                           MPI_Datatype datatype);
+MPR_API int PMPI_File_write_ordered_begin_c(MPI_File fh, const void *buf, MPI_Count count,
+                                            MPI_Datatype datatype);
+MPR_API int PMPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status);
+MPR_API int PMPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status);
+MPR_API int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent);
+MPR_API int PMPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent);
+MPR_API int PMPI_Register_datarep(const char *datarep,
+                                  MPI_Datarep_conversion_function *read_conversion_fn,
+                                  MPI_Datarep_conversion_function *write_conversion_fn,
+                                  MPI_Datarep_extent_function *dtype_file_extent_fn,
+                                  void *extra_state);
+MPR_API int PMPI_Register_datarep_c(const char *datarep,
+                                    MPI_Datarep_conversion_function_c *read_conversion_fn,
+                                    MPI_Datarep_conversion_function_c *write_conversion_fn,
+                                    MPI_Datarep_extent_function *dtype_file_extent_fn,
+                                    void *extra_state);
+MPR_API int PMPI_File_set_atomicity(MPI_File fh, int flag);
+MPR_API int PMPI_File_get_atomicity(MPI_File fh, int *flag);
+MPR_API int PMPI_File_sync(MPI_File fh);
+MPR_API int PMPI_File_create_errhandler(MPI_File_errhandler_function *file_errhandler_fn,
+                                        MPI_Errhandler *errhandler);
+MPR_API int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler);
+MPR_API int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler);
+MPR_API int PMPI_File_call_errhandler(MPI_File fh, int errorcode);
+MPR_API MPI_Fint PMPI_File_c2f(MPI_File file);
+MPR_API MPI_File PMPI_File_f2c(MPI_Fint file);
+
+
 #ifdef __cplusplus
 }
 #endif

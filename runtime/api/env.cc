@@ -166,6 +166,7 @@ MPR_HANDLE_CONVERSION(Errhandler, MPI_Errhandler);
 MPR_HANDLE_CONVERSION(Message, MPI_Message);
 MPR_HANDLE_CONVERSION(Win, MPI_Win);
 MPR_HANDLE_CONVERSION(Session, MPI_Session);
+MPR_HANDLE_CONVERSION(File, MPI_File);
 
 static_assert(sizeof(MPI_Status) == MPI_F_STATUS_SIZE * sizeof(MPI_Fint));
 

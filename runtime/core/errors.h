@@ -30,6 +30,7 @@ struct Errhandler {
   MPI_Errhandler handle = MPI_ERRHANDLER_NULL;
   MPI_Win_errhandler_function* win_fn = nullptr;  ///< made by MPI_Win_create_errhandler
   MPI_Session_errhandler_function* session_fn = nullptr;  ///< MPI_Session_create_errhandler
+  MPI_File_errhandler_function* file_fn = nullptr;  ///< MPI_File_create_errhandler
 };
 
 /// The handler behind a user handle, or nullptr if it is not a valid error handler.
