@@ -152,6 +152,12 @@ namespace {
 
 int g_idups_waiting = 0;
 
+// Marks the free pairs of `m` held and returns them.
+std::vector<uint64_t> hold(std::vector<uint64_t> m) {
+  for (int w = 0; w < kCtxMaskWords; ++w) g_ctx_pending[w] |= m[w];
+  return m;
+}
+
 // A blocking agreement holds what it offers while its allreduce runs (an MPI_Comm_idup round
 // progressing meanwhile must not offer the same pairs), plus a flag word: 1 when nothing else
 // was held, so the offer is everything this process has free. An empty AND of offers not all
@@ -163,11 +169,17 @@ struct HeldOffer {
   std::vector<uint64_t> words;  // the offer and the flag word; the AND after the exchange
   HeldOffer() {
     words.assign(kCtxMaskWords + 1, 0);
-    // Outstanding idups go first: holding pairs now could keep them from ever agreeing (each
-    // would hold where the other needs them); this round offers nothing.
-    if (g_idups_waiting > 0) return;
-    words[kCtxMaskWords] = ctx_nothing_held() ? 1 : 0;
-    held = ctx_window_take();
+    std::vector<uint64_t> m = free_mask();
+    if (g_idups_waiting > 0) {
+      // Outstanding idups keep the rest: holding those pairs now could keep them from ever
+      // agreeing (each would hold where the other needs them). The idups may be waiting for
+      // members that are in this very call, so it offers the pairs no idup offers.
+      for (int w = 0; w < kCtxMaskWords; ++w)
+        if (w != kCtxBlockingWord) m[w] = 0;
+    } else {
+      words[kCtxMaskWords] = ctx_nothing_held() ? 1 : 0;
+    }
+    held = hold(std::move(m));
     std::copy(held.begin(), held.end(), words.begin());
   }
   ~HeldOffer() { ctx_window_release(held); }
@@ -247,8 +259,8 @@ int agree_context_id(const char* fn, Comm* parent, uint32_t* out) {
 
 std::vector<uint64_t> ctx_window_take() {
   std::vector<uint64_t> m = free_mask();
-  for (int w = 0; w < kCtxMaskWords; ++w) g_ctx_pending[w] |= m[w];
-  return m;
+  m[kCtxBlockingWord] = 0;  // blocking agreements' own (comm_impl.h)
+  return hold(std::move(m));
 }
 
 void ctx_idup_waiting(int delta) { g_idups_waiting += delta; }

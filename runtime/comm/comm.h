@@ -139,15 +139,16 @@ int agree_context_id(const char* fn, Comm* parent, uint32_t* out);
 void release_context_id(uint32_t ctx);
 
 /// Nonblocking agreement (MPI_Comm_idup), whose allreduce of masks runs as a collective
-/// schedule. ctx_window_take: every pair this process has free that no other holder holds, now
-/// held (no other agreement, blocking or not, offers them) until ctx_window_finish or
+/// schedule. ctx_window_take: every pair this process has free that no other holder holds
+/// (except the pairs kept for blocking agreements, comm_impl.h), now held (no other agreement, blocking or not, offers them) until ctx_window_finish or
 /// ctx_window_release; coll/idup.cc lets one agreement at a time hold them.
 std::vector<uint64_t> ctx_window_take();
 void ctx_window_release(const std::vector<uint64_t>& window);
 /// True when no agreement holds pairs: an offer taken now is everything free.
 bool ctx_nothing_held();
 /// MPI_Comm_idup counts its outstanding agreements (+1 posted, -1 done): while there are any,
-/// blocking agreements offer nothing and run again, so the idups can agree first.
+/// blocking agreements offer only the pairs kept for them (comm_impl.h), so the idups can
+/// agree first and a blocking call still completes when an idup needs it to.
 void ctx_idup_waiting(int delta);
 /// Let go of `window` and reserve the lowest pair of window AND `agreed` (the AND of every
 /// member's offer). Returns an MPI error code (not raised): MPI_ERR_INTERN when no pair is

@@ -19,6 +19,12 @@ namespace mpr::runtime {
 /// agreement pick it again.
 constexpr int kCtxMaskWords = 64;
 constexpr int kCtxPairs = kCtxMaskWords * 64;
+/// The last word's 64 pairs are offered by blocking agreements only, never by an
+/// MPI_Comm_idup: a process with idups outstanding offers just its free pairs there, so a
+/// blocking call can agree while an idup waits for members that are still inside that call
+/// (MPICH's "eager" context ids serve the same end). Being the highest pairs, they are taken
+/// last, so they stay free for that case.
+constexpr int kCtxBlockingWord = kCtxMaskWords - 1;
 constexpr uint32_t kWorldCtx = 0;
 constexpr uint32_t kSelfCtx = 2;
 constexpr uint32_t kFirstFreeCtx = 4;

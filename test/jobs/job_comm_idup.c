@@ -5,7 +5,8 @@
  * MPI_Comm_get_info; attributes copied by their callbacks; MPI_Comm_split_type with
  * MPI_COMM_TYPE_HW_GUIDED (mpi_shared_memory: the node, an unknown type: MPI_COMM_NULL) and
  * MPI_COMM_TYPE_HW_UNGUIDED (strictly smaller than its input, or MPI_COMM_NULL); duplications
- * of different communicators started in different orders by different ranks. */
+ * of different communicators started in different orders by different ranks; an idup that
+ * some ranks start before and others after a blocking communicator creation. */
 #include "jobs_util.h"
 
 enum { kDups = 4 };
@@ -224,6 +225,43 @@ static void idup_crossed(void) {
   CHECK_MPI(MPI_Comm_free(&copy));
 }
 
+/* An idup outstanding while its parent's members are in a blocking creation that the idup
+ * cannot finish before: even ranks create a communicator (MPI_Comm_create_group, then
+ * MPI_Comm_dup) and only then start the idup, odd ranks start the idup first. The blocking
+ * calls must complete although the odd ranks' idup is waiting for the even ranks. Also after
+ * many communicators exist, so the context ids idups could offer are not the only ones left. */
+static void idup_before_blocking(void) {
+  MPI_Group world;
+  CHECK_MPI(MPI_Comm_group(MPI_COMM_WORLD, &world));
+  enum { kLive = 80 };
+  MPI_Comm live[kLive];
+  for (int round = 0; round < 2; ++round) {
+    if (round == 1)
+      for (int i = 0; i < kLive; ++i) CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &live[i]));
+    MPI_Comm grp, dup, idup;
+    MPI_Request req;
+    if (rank_ % 2 == 0) {
+      CHECK_MPI(MPI_Comm_create_group(MPI_COMM_WORLD, world, 7, &grp));
+      CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+      CHECK_MPI(MPI_Comm_idup(MPI_COMM_WORLD, &idup, &req));
+    } else {
+      CHECK_MPI(MPI_Comm_idup(MPI_COMM_WORLD, &idup, &req));
+      CHECK_MPI(MPI_Comm_create_group(MPI_COMM_WORLD, world, 7, &grp));
+      CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+    }
+    CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    use(grp, 40 + round);
+    use(dup, 42 + round);
+    use(idup, 44 + round);
+    CHECK_MPI(MPI_Comm_free(&grp));
+    CHECK_MPI(MPI_Comm_free(&dup));
+    CHECK_MPI(MPI_Comm_free(&idup));
+    if (round == 1)
+      for (int i = 0; i < kLive; ++i) CHECK_MPI(MPI_Comm_free(&live[i]));
+  }
+  CHECK_MPI(MPI_Group_free(&world));
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
@@ -232,6 +270,7 @@ int main(int argc, char **argv) {
   idup_info();
   if (size_ >= 2) idup_inter();
   idup_crossed();
+  idup_before_blocking();
   split_hw();
   jobs_done("job_comm_idup");
   MPI_Finalize();
