@@ -221,7 +221,9 @@ IoTarget File::target(bool locked) {
   t.rd_window = hints.ind_rd_buffer_size;
   t.wr_window = hints.ind_wr_buffer_size;
   t.ds_read = hints.ds_read;
-  t.ds_write = hints.ds_write;
+  // A descriptor that cannot read (a write-only file without read permission) cannot sieve
+  // writes; other processes' may, so the writes still lock.
+  t.ds_write = fd_reads ? hints.ds_write : Sieve::kDisable;
   t.lock_writes = !locked && hints.ds_write != Sieve::kDisable;
   t.scratch = &sieve_buf;
   return t;
@@ -350,6 +352,22 @@ int open_flags(int amode) {
   return f;
 }
 
+// open(2) for `amode` plus `extra` flags. A write-only file is opened for reading too where the
+// permissions allow it, because writes that sieve (independent, or an aggregator's part of a
+// collective one) read the gaps they rewrite; *reads says whether the descriptor can read.
+int open_fd(const std::string& path, int amode, int extra, mode_t perm, bool* reads) {
+  int flags = open_flags(amode) | extra;
+  *reads = !(amode & MPI_MODE_WRONLY);
+  if (amode & MPI_MODE_WRONLY) {
+    int fd = ::open(path.c_str(), (flags & ~O_WRONLY) | O_RDWR, perm);
+    if (fd >= 0 || (errno != EACCES && errno != EPERM)) {
+      *reads = fd >= 0;
+      return fd;
+    }
+  }
+  return ::open(path.c_str(), flags, perm);
+}
+
 // What rank 0 tells everybody after trying first (it alone creates the file).
 struct RootSays {
   int err = 0;         // errno of rank 0's open, or kBadHint
@@ -373,16 +391,17 @@ int open_file(const char* fn, Comm* comm, const char* name, int amode, const Inf
   const int me = comm->rank();
   RootSays root;
   int fd = -1;
+  bool fd_reads = false;
   std::string hint_why;
   if (me == 0) {
     root.hints = Hints::defaults();
     if (info && root.hints.apply(*info, &hint_why) != MPI_SUCCESS) {
       root.err = kBadHint;
     } else {
-      int flags = open_flags(amode);
-      if (amode & MPI_MODE_CREATE) flags |= O_CREAT;
-      if (amode & MPI_MODE_EXCL) flags |= O_EXCL;
-      fd = ::open(path.c_str(), flags, static_cast<mode_t>(root.hints.file_perm));
+      int extra = 0;
+      if (amode & MPI_MODE_CREATE) extra |= O_CREAT;
+      if (amode & MPI_MODE_EXCL) extra |= O_EXCL;
+      fd = open_fd(path, amode, extra, static_cast<mode_t>(root.hints.file_perm), &fd_reads);
       if (fd < 0) root.err = errno;
     }
     root.token = random_token();
@@ -401,7 +420,7 @@ int open_file(const char* fn, Comm* comm, const char* name, int amode, const Inf
                       name, std::strerror(root.err));
   EachSays mine;
   if (me != 0) {
-    fd = ::open(path.c_str(), open_flags(amode));
+    fd = open_fd(path, amode, 0, 0, &fd_reads);
     if (fd < 0) mine.err = errno;
   }
   mine.amode = amode;
@@ -430,6 +449,7 @@ int open_file(const char* fn, Comm* comm, const char* name, int amode, const Inf
   f->name = name;
   f->path = path;
   f->fd = fd;
+  f->fd_reads = fd_reads;
   f->amode = amode;
   f->comm = c;
   f->hints = root.hints;

@@ -72,6 +72,7 @@ class File {
   std::string name;  ///< as the user gave it (error messages, the "filename" hint)
   std::string path;  ///< with any file system prefix dropped
   int fd = -1;
+  bool fd_reads = true;  ///< fd can read (MPI_MODE_WRONLY files too, where permissions allow)
   int amode = 0;
   Comm* comm = nullptr;  ///< clone of the opening communicator (owned)
   Hints hints;

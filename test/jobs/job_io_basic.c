@@ -2,7 +2,8 @@
  * explicit-offset reads and writes (independent and collective) checked byte for byte against
  * the file as POSIX reads it, reads cut short by the end of the file, size, preallocation,
  * sync, group, amode, hints, atomicity flag, handle conversion, type extents, file error
- * handlers (MPI_ERRORS_RETURN by default, user handlers on a file and on MPI_FILE_NULL). */
+ * handlers (MPI_ERRORS_RETURN by default, user handlers on a file and on MPI_FILE_NULL); a
+ * write-only file written collectively and independently through a view with holes. */
 #include "io_util.h"
 
 enum { N = 10000 };
@@ -320,6 +321,46 @@ int main(int argc, char **argv) {
     CHECK_MPI(MPI_File_delete(path, MPI_INFO_NULL));
     CHECK_ERR_CLASS(MPI_File_delete(path, MPI_INFO_NULL), MPI_ERR_NO_SUCH_FILE);
   }
+  /* ---- a write-only file written through views with holes: collective (two-phase) and
+   * independent (sieving) writes must leave the holes as they were ---- */
+  {
+    enum { K = 64 };
+    char wo[4200];
+    snprintf(wo, sizeof wo, "%s", io_path("writeonly.dat"));
+    const size_t tile = (size_t)size * 8, total = 2 * K * tile;
+    unsigned char *expect = (unsigned char *)jobs_malloc(total);
+    memset(expect, 0xEE, total);
+    if (rank == 0) io_pwrite(wo, expect, total, 0);
+    CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    CHECK_MPI(MPI_File_open(MPI_COMM_WORLD, wo, MPI_MODE_WRONLY, MPI_INFO_NULL, &fh));
+    MPI_Datatype ft;
+    CHECK_MPI(MPI_Type_create_resized(MPI_INT, 0, (MPI_Aint)tile, &ft));
+    CHECK_MPI(MPI_Type_commit(&ft));
+    int vals[K];
+    for (int half = 0; half < 2; ++half) {
+      CHECK_MPI(MPI_File_set_view(fh, (MPI_Offset)(half * K * tile + (size_t)rank * 8), MPI_INT,
+                                  ft, "native", MPI_INFO_NULL));
+      for (int k = 0; k < K; ++k) vals[k] = 1000000 * (half + 1) + 1000 * rank + k;
+      if (half == 0) CHECK_MPI(MPI_File_write_all(fh, vals, K, MPI_INT, &st));
+      else CHECK_MPI(MPI_File_write(fh, vals, K, MPI_INT, &st));
+      int got = -1;
+      CHECK_MPI(MPI_Get_count(&st, MPI_INT, &got));
+      CHECK_INT(got, ==, K);
+    }
+    CHECK_MPI(MPI_Type_free(&ft));
+    CHECK_MPI(MPI_File_close(&fh));
+    for (int half = 0; half < 2; ++half)
+      for (int r = 0; r < size; ++r)
+        for (int k = 0; k < K; ++k) {
+          int v = 1000000 * (half + 1) + 1000 * r + k;
+          memcpy(expect + half * K * tile + (size_t)k * tile + (size_t)r * 8, &v, sizeof v);
+        }
+    if (rank == 0) CHECK_FILE(wo, expect, total);
+    CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    if (rank == 0) CHECK_MPI(MPI_File_delete(wo, MPI_INFO_NULL));
+    free(expect);
+  }
+
   free(buf);
   free(back);
   io_teardown();
