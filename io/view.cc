@@ -33,8 +33,43 @@ View::~View() {
   etype_->release();
 }
 
+namespace {
+
+// Why a type cannot lay out data in a view (nullptr if it can): no displacement below zero,
+// runs of adjacent bytes starting in non-decreasing order (stream order is then file order),
+// and, in a file open for writing, no byte twice. `what` names the type in the reason.
+const char* layout_fault(const Datatype& t, bool writable, const char* what) {
+  if (t.size == 0) return nullptr;
+  const bool file = what[0] == 'f';
+  if (t.true_lb < 0)
+    return file ? "the filetype has a negative displacement"
+                : "the etype has a negative displacement";
+  Cursor c(t, nullptr, 1);
+  uintptr_t addr = 0, start = 0, end = 0, reach = 0;
+  bool first = true;
+  while (size_t n = c.next_block(&addr, SIZE_MAX)) {
+    if (!first && addr == end) {  // continues the run
+      end += n;
+      reach = std::max(reach, end);
+      continue;
+    }
+    if (!first && addr < start)
+      return file ? "the filetype's displacements decrease" : "the etype's displacements decrease";
+    if (!first && writable && addr < reach)
+      return file ? "the filetype covers some bytes twice, which a file open for writing forbids"
+                  : "the etype covers some bytes twice, which a file open for writing forbids";
+    start = addr;
+    end = addr + n;
+    reach = std::max(reach, end);
+    first = false;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 int View::make(MPI_Offset disp, const Datatype* etype, const Datatype* filetype,
-               const Datarep* rep, std::unique_ptr<View>* out, const char** why) {
+               const Datarep* rep, bool writable, std::unique_ptr<View>* out, const char** why) {
   uint64_t esize = 0;
   {
     size_t n = 0;
@@ -53,31 +88,19 @@ int View::make(MPI_Offset disp, const Datatype* etype, const Datatype* filetype,
     *why = "the filetype cannot be laid out in the data representation";
     return rc;
   }
-  auto fail = [&](const char* w) {
+  auto fail = [&](int cls, const char* w) {
     ftype->release();
     *why = w;
-    return MPI_ERR_TYPE;
+    return cls;
   };
-  if (ftype->size % esize != 0) return fail("the filetype is not made of etypes");
+  if (ftype->size % esize != 0) return fail(MPI_ERR_TYPE, "the filetype is not made of etypes");
+  // A type map the standard forbids in a view is an I/O error, as in ROMIO.
+  if (const char* w = layout_fault(*etype, writable, "etype")) return fail(MPI_ERR_IO, w);
   if (ftype->size > 0) {
-    if (ftype->true_lb < 0) return fail("the filetype has a negative displacement");
     if (ftype->true_extent > ftype->extent)
-      return fail("the filetype's data reaches past its extent, so its tiles would overlap");
-    // Displacements must not go backwards (each run of adjacent bytes starts at or after the
-    // previous run's start): stream order is then file order.
-    Cursor c(*ftype, nullptr, 1);
-    uintptr_t addr = 0, start = 0, end = 0;
-    bool first = true;
-    while (size_t n = c.next_block(&addr, SIZE_MAX)) {
-      if (!first && addr == end) {  // continues the run
-        end += n;
-        continue;
-      }
-      if (!first && addr < start) return fail("the filetype's displacements decrease");
-      start = addr;
-      end = addr + n;
-      first = false;
-    }
+      return fail(MPI_ERR_IO,
+                  "the filetype's data reaches past its extent, so its tiles would overlap");
+    if (const char* w = layout_fault(*ftype, writable, "filetype")) return fail(MPI_ERR_IO, w);
   }
   std::unique_ptr<View> v(new View(disp, etype, filetype, ftype, rep, esize));
   *out = std::move(v);

@@ -30,10 +30,13 @@ class View {
   View(const View&) = delete;
   View& operator=(const View&) = delete;
 
-  /// Build a view; etype/filetype are retained. Returns an MPI error class with *why set
-  /// (a filetype not made of etypes, displacements that go backwards, a conversion error).
+  /// Build a view; etype/filetype are retained. Returns an MPI error class with *why set:
+  /// MPI_ERR_TYPE for a filetype not made of etypes or a conversion error, MPI_ERR_IO for a
+  /// type map a view may not have (a negative displacement, displacements that go backwards,
+  /// overlapping tiles, and in a file open for writing (`writable`) any byte covered twice).
   static int make(MPI_Offset disp, const Datatype* etype, const Datatype* filetype,
-                  const Datarep* rep, std::unique_ptr<View>* out, const char** why);
+                  const Datarep* rep, bool writable, std::unique_ptr<View>* out,
+                  const char** why);
 
   MPI_Offset disp() const { return disp_; }
   const Datatype* etype() const { return etype_; }

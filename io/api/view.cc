@@ -132,7 +132,7 @@ extern "C" int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype ety
   }
   std::unique_ptr<View> v;
   const char* why = "";
-  if (int cls = View::make(disp, et, ft, rep, &v, &why); cls != MPI_SUCCESS)
+  if (int cls = View::make(disp, et, ft, rep, f->writable(), &v, &why); cls != MPI_SUCCESS)
     return file_error(f, cls, fn, "invalid view of \"%s\" (etype %s, filetype %s): %s",
                       f->name.c_str(), et->label().c_str(), ft->label().c_str(), why);
   // Hints given here: every process takes rank 0's (the aggregators must agree).

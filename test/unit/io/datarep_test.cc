@@ -48,7 +48,7 @@ TEST_CASE("external32 sizes and filetype layouts", "[io][datarep]") {
   REQUIRE(ft->true_lb == (1 * 8 + 4) * 4);
   std::unique_ptr<View> v;
   const char* why = "";
-  REQUIRE(View::make(0, to_datatype(MPI_LONG), sa, &ext, &v, &why) == MPI_SUCCESS);
+  REQUIRE(View::make(0, to_datatype(MPI_LONG), sa, &ext, true, &v, &why) == MPI_SUCCESS);
   REQUIRE(v->esize() == 4);
   REQUIRE(v->file_offset(12) == ((2 * 8 + 4) * 4));  // the second row's first long
   ft->release();

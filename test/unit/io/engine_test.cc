@@ -132,8 +132,8 @@ TEST_CASE("whole accesses of a gapped memory type through a strided view", "[io]
   mem_t->committed = file_t->committed = true;
   std::unique_ptr<View> v;
   const char* why = "";
-  REQUIRE(View::make(16, to_datatype(MPI_INT), file_t, find_datarep("native"), &v, &why) ==
-          MPI_SUCCESS);
+  REQUIRE(View::make(16, to_datatype(MPI_INT), file_t, find_datarep("native"), true, &v,
+                     &why) == MPI_SUCCESS);
   std::vector<int> src(1200, -1), dst(1200, -2);
   for (int i = 0; i < 300; ++i)
     for (int k = 0; k < 3; ++k) src[i * 4 + k] = i * 3 + k;
