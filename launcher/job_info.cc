@@ -3,6 +3,7 @@
 #include <pmix.h>
 #include <pmix_server.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
@@ -109,6 +110,10 @@ void add_rank_data(InfoList* job, const JobLayout& layout, int rank) {
 void build_job_info(const JobLayout& layout, InfoArray* out) {
   uint32_t n = static_cast<uint32_t>(layout.nprocs);
   uint32_t one = 1, slots = static_cast<uint32_t>(layout.slots);
+  // MPI_UNIVERSE_SIZE: the processes that can usefully run, the job's own or the CPUs it may
+  // use if those are more (as Open MPI counts slots), so a manager started alone learns how many
+  // workers to spawn.
+  uint32_t universe = std::max(n, slots);
   uint32_t napps = layout.appnum.empty() ? 1 : layout.appnum.back() + 1;
   pmix_rank_t leader = 0;
   bool no = false, yes = true;
@@ -120,7 +125,7 @@ void build_job_info(const JobLayout& layout, InfoArray* out) {
   InfoList job;
   job.add(PMIX_JOBID, layout.nspace.c_str(), PMIX_STRING);
   job.add(PMIX_JOB_SIZE, &n, PMIX_UINT32);
-  job.add(PMIX_UNIV_SIZE, &n, PMIX_UINT32);
+  job.add(PMIX_UNIV_SIZE, &universe, PMIX_UINT32);
   job.add(PMIX_MAX_PROCS, &n, PMIX_UINT32);
   job.add(PMIX_SPAWNED, &no, PMIX_BOOL);
   job.add(PMIX_JOB_NUM_APPS, &napps, PMIX_UINT32);

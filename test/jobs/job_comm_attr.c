@@ -164,6 +164,13 @@ static void check_predefined(void) {
   CHECK(!flag || *v == 0 || *v == 1);
   CHECK_MPI(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_UNIVERSE_SIZE, &v, &flag));
   CHECK(!flag || *v >= 1); /* Open MPI counts slots, which an oversubscribed job exceeds */
+#ifdef MPR_MPI_H
+  { /* MPR: the job's size or the CPUs it may use, whichever is more */
+    int wsize;
+    MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    CHECK(flag && *v >= wsize);
+  }
+#endif
   CHECK_MPI(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_APPNUM, &v, &flag));
   CHECK(!flag || *v == 0);
   CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
