@@ -46,6 +46,11 @@ struct Caps {
   /// Rendezvous messages of at least this many bytes are read with get(); smaller ones go
   /// through the copy pipeline (where get() has a high fixed cost, as CMA system calls do).
   size_t rndv_get_min = 0;
+  /// Below rndv_get_min, messages in [rndv_get_duplex_min, rndv_get_duplex_max] are read with
+  /// get() when the receiver is itself sending to the sender: with both directions busy the
+  /// copy pipeline spends two copies per message on each side, get() one (0 = never).
+  size_t rndv_get_duplex_min = 0;
+  size_t rndv_get_duplex_max = 0;
   /// atomic() is one-sided (device atomics) and also accepts peer == this rank, so that every
   /// process updating a word (the owner included) goes through the same agent: device atomics
   /// are not guaranteed to be atomic with respect to CPU atomics on the same word.

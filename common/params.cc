@@ -39,9 +39,17 @@ const ParamDef kParams[] = {
      ParamKind::kBool},
     {"MPR_SHM_CMA_MIN", "256M",
      "shm: smallest point-to-point rendezvous message read with cross-memory attach; smaller "
-     "ones go through the copy pipeline, which measured 2.5-4x faster up to 64 MiB on a "
-     "2-core VM where each CMA call costs about 1.5 us (examples/pingpong). One-sided "
-     "operations use CMA whatever the size"},
+     "ones go through the copy pipeline (but see MPR_SHM_CMA_DUPLEX_MIN), which measured "
+     "faster in one direction at every size up to 64 MiB on a 2-core VM (osu_bw: 33-38 "
+     "against 19-25 GB/s from 64 KiB to 4 MiB). One-sided operations use CMA whatever the "
+     "size"},
+    {"MPR_SHM_CMA_DUPLEX_MIN", "128K",
+     "shm: below MPR_SHM_CMA_MIN, the smallest rendezvous message read with cross-memory "
+     "attach when the receiver is itself sending a rendezvous message to the sender (both "
+     "directions busy: one copy per message instead of the pipeline's two); 0 = never"},
+    {"MPR_SHM_CMA_DUPLEX_MAX", "4M",
+     "shm: the largest message MPR_SHM_CMA_DUPLEX_MIN applies to (above it the pipeline's "
+     "cache-sized fragments measured faster in both directions)"},
     {"MPR_SHM_RING_SLOTS", "64",
      "shm: sender->receiver ring size, in largest records (ring bytes = slots x slot size)"},
     {"MPR_SHM_SLOT_SIZE", "16384",

@@ -105,7 +105,8 @@ std::string compiler() {
 bool is_threshold(std::string_view name) {
   static constexpr std::string_view kSuffixes[] = {"_EAGER_LIMIT", "_CMA_MIN",   "_MAX_INLINE",
                                                    "_RDMA_CHUNK",  "_GET_CHUNK", "_PACK_CHUNK",
-                                                   "_FRAG",        "_SEGMENT",   "_SEGMENT_MAX"};
+                                                   "_FRAG",        "_SEGMENT",   "_SEGMENT_MAX",
+                                                   "_DUPLEX_MIN",  "_DUPLEX_MAX"};
   for (std::string_view s : kSuffixes)
     if (name.size() > s.size() && name.substr(name.size() - s.size()) == s) return true;
   return false;

@@ -36,6 +36,9 @@ enum class HdrType : uint8_t {
 /// RtsHdr flag: the sender could not (or chose not to) expose its buffer, so the receiver
 /// must answer CTS instead of reading it.
 constexpr uint8_t kFlagNoGet = 0x1;
+/// RtsHdr flag: the buffer is exposed, but the receiver reads it only if it is itself sending
+/// rendezvous messages to the sender (Caps::rndv_get_duplex_min); otherwise it answers CTS.
+constexpr uint8_t kFlagGetIfDuplex = 0x2;
 
 /// Matching information carried by every kAmMatch message. `seq` counts kAmMatch messages per
 /// (sender job rank -> receiver job rank), modulo 2^16; it is checked on arrival so a backend

@@ -168,6 +168,9 @@ std::string PmlImpl::describe() const {
         out << "receiver get()" << (caps.needs_registration ? " on registered memory" : "");
         if (caps.rndv_get_min > 0)
           out << " from " << format_bytes(caps.rndv_get_min) << ", copy pipeline below";
+        if (caps.rndv_get_duplex_min > 0 && caps.rndv_get_duplex_min < caps.rndv_get_min)
+          out << " (get() from " << format_bytes(caps.rndv_get_duplex_min) << " to "
+              << format_bytes(caps.rndv_get_duplex_max) << " while both directions are busy)";
       } else
         out << "copy pipeline (CTS + " << format_bytes(caps.max_am_size - sizeof(FragHdr))
             << " fragments)";

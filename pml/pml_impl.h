@@ -37,6 +37,7 @@ struct SendReq : ReqBase, Hook<ActiveTag> {
   std::unique_ptr<uint8_t[]> staging;  ///< an eager non-contiguous message, packed whole
   SendMode mode = SendMode::kStandard;
   bool rndv = false;        ///< sent as RTS (completes on FIN or after the last fragment)
+  bool rndv_counted = false;  ///< counted in its Peer's rndv_out until complete
   bool registered = false;  ///< reg is live and must be dereg()ed
   btl::Btl* reg_btl = nullptr;
   btl::Registration reg;
@@ -129,6 +130,7 @@ struct Peer {
   size_t frag_payload = 0;  ///< payload bytes per copy-pipeline fragment
   uint16_t send_seq = 0;
   uint16_t recv_seq = 0;
+  int rndv_out = 0;  ///< our rendezvous sends to this peer not complete yet
   std::unordered_map<uint32_t, ParkedAm> parked;
 };
 

@@ -48,6 +48,13 @@ void PmlImpl::complete(ReqBase* r) {
   }
   r->complete = true;
   --incomplete_;
+  if (r->kind == Request::Kind::kSend) {
+    auto* s = static_cast<SendReq*>(r);
+    if (s->rndv_counted) {
+      s->rndv_counted = false;
+      --peers_[size_t(s->peer)].rndv_out;
+    }
+  }
   if (r->released) free_req(r);
 }
 

@@ -1,5 +1,7 @@
 // Rendezvous: the sender exposes its buffer and sends RTS; the matched receiver reads it with
-// get() in chunks straight into the user buffer and answers FIN. When the backend cannot read
+// get() in chunks straight into the user buffer and answers FIN. A buffer offered with
+// kFlagGetIfDuplex is read only while the receiver has rendezvous sends of its own to the
+// sender in flight (both directions busy), and otherwise goes the copy pipeline's way. When the backend cannot read
 // remote memory (no native get, reg() or get() failed), the receiver answers CTS instead and
 // the sender pushes the data as fragments (copy pipeline) and completes after the last one.
 // Non-contiguous data (a Convertor) never goes through one whole-message buffer: the sender
@@ -27,12 +29,18 @@ void PmlImpl::send_rts(SendReq* s, int dst, int src_rank, int tag, uint32_t ctx)
   s->seq = h.m.seq;
   h.addr = reinterpret_cast<uint64_t>(s->buf);
   h.m.flags = kFlagNoGet;
-  if (b->caps().native_get && !s->conv && s->len >= b->caps().rndv_get_min) {
+  const btl::Caps& caps = b->caps();
+  const bool duplex_only = s->len < caps.rndv_get_min && caps.rndv_get_duplex_min > 0 &&
+                           s->len >= caps.rndv_get_duplex_min &&
+                           s->len <= caps.rndv_get_duplex_max;
+  ++peers_[dst].rndv_out;
+  s->rndv_counted = true;
+  if (caps.native_get && !s->conv && (s->len >= caps.rndv_get_min || duplex_only)) {
     try {
       b->reg(const_cast<uint8_t*>(s->buf), s->len, &s->reg);
       s->registered = true;
       s->reg_btl = b;
-      h.m.flags = 0;
+      h.m.flags = duplex_only ? kFlagGetIfDuplex : 0;
     } catch (const std::exception& e) {
       common::log_verbose(
           "pml: %s reg() of %zu bytes for peer %d failed (%s); using the copy "
@@ -62,7 +70,11 @@ void PmlImpl::start_rndv_recv(RecvReq* r, int peer, const RtsHdr& h, const void*
     return;
   }
   btl::Btl* b = peers_[peer].btl;
-  if ((h.m.flags & kFlagNoGet) || !b->caps().native_get) {
+  // A get offered for both-directions traffic only: without sends of ours to this peer in
+  // flight the copy pipeline is faster.
+  const bool duplex = peers_[peer].rndv_out > 0;
+  if ((h.m.flags & kFlagNoGet) || !b->caps().native_get ||
+      ((h.m.flags & kFlagGetIfDuplex) && !duplex)) {
     request_cts(r);
     return;
   }

@@ -86,6 +86,8 @@ ShmConfig read_config() {
   cfg.eager_limit = size_t(common::param_int("MPR_SHM_EAGER_LIMIT"));
   cfg.cma_enabled = common::param_bool("MPR_SHM_CMA");
   cfg.cma_min = size_t(common::param_int("MPR_SHM_CMA_MIN"));
+  cfg.cma_duplex_min = size_t(common::param_int("MPR_SHM_CMA_DUPLEX_MIN"));
+  cfg.cma_duplex_max = size_t(common::param_int("MPR_SHM_CMA_DUPLEX_MAX"));
   return cfg;
 }
 
@@ -112,6 +114,8 @@ void ShmBtl::set_caps(bool cma_ok) {
   caps_.eager_limit = std::min(cfg_.eager_limit, caps_.max_am_size - kProtocolHeaderReserve);
   caps_.native_get = cma_ok;
   caps_.rndv_get_min = cfg_.cma_min;
+  caps_.rndv_get_duplex_min = cfg_.cma_duplex_min;
+  caps_.rndv_get_duplex_max = cfg_.cma_duplex_max;
   caps_.native_put = cma_ok;
   caps_.needs_registration = false;
   caps_.native_atomics = false;  // CMA copies bytes; it has no remote read-modify-write

@@ -129,6 +129,9 @@ class FakeBtl final : public btl::Btl {
     caps_.eager_limit = o.eager_limit;
     caps_.native_get = o.native_get;
     caps_.needs_registration = o.needs_registration;
+    caps_.rndv_get_min = o.rndv_get_min;
+    caps_.rndv_get_duplex_min = o.rndv_get_duplex_min;
+    caps_.rndv_get_duplex_max = o.rndv_get_duplex_max;
   }
   const btl::Caps& caps() const override { return caps_; }
   void wire_up(common::Bootstrap&) override {}

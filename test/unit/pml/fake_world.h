@@ -26,6 +26,9 @@ struct FakeOptions {
   size_t eager_limit = 1024;
   bool native_get = true;
   bool needs_registration = false;
+  size_t rndv_get_min = 0;         ///< Caps::rndv_get_min
+  size_t rndv_get_duplex_min = 0;  ///< Caps::rndv_get_duplex_min
+  size_t rndv_get_duplex_max = 0;  ///< Caps::rndv_get_duplex_max
   bool reg_throws = false;      ///< reg() throws std::system_error (forces the pipeline)
   bool get_fails = false;       ///< every posted get completes with EIO
   int retry_percent = 0;        ///< chance that send_am returns kRetry

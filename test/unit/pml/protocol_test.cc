@@ -190,6 +190,52 @@ TEST_CASE("rendezvous falls back to CTS and fragments when get is unavailable", 
   for (size_t i = 0; i < reqs.size(); ++i) w.pml(i % 2 ? 0 : 1).release(reqs[i]);
 }
 
+TEST_CASE("below rndv_get_min, get is used only while both directions are busy", "[protocol]") {
+  FakeOptions o = rough_wire();
+  o.rndv_get_min = 8 << 20;
+  o.rndv_get_duplex_min = 100000;
+  o.rndv_get_duplex_max = 1 << 20;
+  FakeWorld w(2, o);
+  const std::vector<size_t> sizes = {5000, 100000, 300000, 1 << 20, (1 << 20) + 1};
+  std::vector<std::vector<uint8_t>> out, in;
+  for (size_t i = 0; i < 2 * sizes.size(); ++i) {
+    out.push_back(make_payload(static_cast<uint32_t>(i), sizes[i % sizes.size()]));
+    in.emplace_back(sizes[i % sizes.size()]);
+  }
+  std::vector<pml::Request*> reqs;
+  // One direction: every rendezvous goes through the copy pipeline.
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    reqs.push_back(w.pml(1).irecv(in[i].data(), sizes[i], 0, 8, kCtx));
+    reqs.push_back(
+        w.pml(0).isend(out[i].data(), sizes[i], 1, 0, 8, kCtx, pml::SendMode::kStandard));
+  }
+  REQUIRE(w.drive_all(reqs));
+  CHECK(w.wire().gets == 0);
+  CHECK(w.pml(0).stats().rndv_fallback_msgs == sizes.size());
+  for (size_t i = 0; i < reqs.size(); ++i) w.pml(i % 2 ? 0 : 1).release(reqs[i]);
+  reqs.clear();
+  // Both directions at once: the sizes inside the duplex range are read with get(), each
+  // receiver having sends of its own to the other rank in flight.
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    const size_t j = sizes.size() + i;
+    reqs.push_back(w.pml(1).irecv(in[i].data(), sizes[i], 0, 9, kCtx));
+    reqs.push_back(w.pml(0).irecv(in[j].data(), sizes[i], 1, 9, kCtx));
+    reqs.push_back(
+        w.pml(1).isend(out[j].data(), sizes[i], 0, 1, 9, kCtx, pml::SendMode::kStandard));
+    reqs.push_back(
+        w.pml(0).isend(out[i].data(), sizes[i], 1, 0, 9, kCtx, pml::SendMode::kStandard));
+  }
+  REQUIRE(w.drive_all(reqs));
+  for (size_t i = 0; i < 2 * sizes.size(); ++i)
+    CHECK(check_payload(in[i].data(), static_cast<uint32_t>(i), sizes[i % sizes.size()]));
+  CHECK(w.pml(0).stats().rndv_msgs + w.pml(1).stats().rndv_msgs >= 2);
+  CHECK(w.wire().gets > 0);
+  CHECK(w.wire().max_get_len <= (1 << 20));  // 1 MiB + 1 stays on the pipeline
+  CHECK(w.wire().regs == w.wire().deregs);
+  // Posted per size as pml(1) irecv, pml(0) irecv, pml(1) isend, pml(0) isend.
+  for (size_t i = 0; i < reqs.size(); ++i) w.pml(i % 2 ? 0 : 1).release(reqs[i]);
+}
+
 TEST_CASE("registration is balanced when the backend needs it", "[protocol]") {
   FakeOptions o = rough_wire();
   o.needs_registration = true;
