@@ -415,7 +415,7 @@ std::string Job::launch_spawned(const SpawnRequest& req) {
   if (::gethostname(host, sizeof host - 1) == 0 && host[0]) layout.hostname = host;
   for (size_t i = 0; i < apps.size(); ++i)
     for (int k = 0; k < apps[i].nprocs; ++k) layout.appnum.push_back(static_cast<uint32_t>(i));
-  server_->register_spawned(layout, first);
+  server_->register_spawned(layout, first, running);
   phases_->mark("spawned job %s registered (%d processes, asked by %s)", nspace.c_str(), total,
                 req.requester >= 0 ? describe(req.requester).c_str() : "?");
   for (size_t i = 0; i < apps.size(); ++i) {

@@ -107,13 +107,14 @@ void add_rank_data(InfoList* job, const JobLayout& layout, int rank) {
 
 }  // namespace
 
-void build_job_info(const JobLayout& layout, InfoArray* out) {
+void build_job_info(const JobLayout& layout, InfoArray* out, int started) {
   uint32_t n = static_cast<uint32_t>(layout.nprocs);
   uint32_t one = 1, slots = static_cast<uint32_t>(layout.slots);
   // MPI_UNIVERSE_SIZE: the processes that can usefully run, the job's own or the CPUs it may
   // use if those are more (as Open MPI counts slots), so a manager started alone learns how many
-  // workers to spawn.
-  uint32_t universe = std::max(n, slots);
+  // workers to spawn. A spawned job's universe also holds the processes started before it (its
+  // parents): the universe is a total, not what is left.
+  uint32_t universe = std::max(n + static_cast<uint32_t>(std::max(started, 0)), slots);
   uint32_t napps = layout.appnum.empty() ? 1 : layout.appnum.back() + 1;
   pmix_rank_t leader = 0;
   bool no = false, yes = true;

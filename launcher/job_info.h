@@ -27,7 +27,8 @@ class InfoArray {
 
 /// Fills `out` with what libpmix 4.2.2 clients need to see sizes, locality and per-rank data:
 /// JOB_SIZE without per-rank data makes every client's PMIx_Init fail, and PROC_DATA arrays
-/// must start with PMIX_RANK. Throws std::runtime_error naming the failed PMIx call.
-void build_job_info(const JobLayout& layout, InfoArray* out);
+/// must start with PMIX_RANK. Throws std::runtime_error naming the failed PMIx call. `started`
+/// counts the processes of the same mprun already running (the parents of a spawned job).
+void build_job_info(const JobLayout& layout, InfoArray* out, int started = 0);
 
 }  // namespace mpr::launch

@@ -369,9 +369,9 @@ PmixServer::~PmixServer() {
 
 void PmixServer::register_job(const JobLayout& layout) { register_spawned(layout, 0); }
 
-void PmixServer::register_spawned(const JobLayout& layout, int first) {
+void PmixServer::register_spawned(const JobLayout& layout, int first, int running) {
   InfoArray info;
-  build_job_info(layout, &info);
+  build_job_info(layout, &info, running);
   // Known before the library may hear from a client of it.
   Namespace ns = add_namespace(layout.nspace, first, layout.nprocs);
   auto* waiter = new OpWaiter;

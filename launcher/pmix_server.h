@@ -96,7 +96,8 @@ class PmixServer {
   void register_job(const JobLayout& layout);
   /// Registers a job MPI_Comm_spawn asked for, whose processes are numbered from `first` on
   /// (see ServerListener). Throws std::runtime_error.
-  void register_spawned(const JobLayout& layout, int first);
+  /// `running`: processes of earlier jobs still running (counted in MPI_UNIVERSE_SIZE).
+  void register_spawned(const JobLayout& layout, int first, int running = 0);
   /// Registers process `index`'s client (our uid/gid) and adds its PMIx variables to `env`.
   /// Throws std::runtime_error.
   void prepare_client(int index, EnvBlock* env);

@@ -32,6 +32,18 @@ static int child(int argc, char** argv) {
   const int expect_parents = argc > 3 ? atoi(argv[3]) : -1;
   CHECK_INT(wsize, ==, expect_world);
   CHECK_INT(psize, ==, expect_parents);
+  /* Spawned by the parents' mprun (namespace "<parents' namespace>.<n>", not a singleton's own
+   * mprun): the universe holds the parents as well, so a child that compares MPI_UNIVERSE_SIZE
+   * with its world size sees it is not alone. */
+  const char* ns = getenv("PMIX_NAMESPACE");
+  const char* dot = ns ? strchr(ns, '.') : NULL;
+  if (dot && strchr(dot + 1, '.')) {
+    int* universe = NULL;
+    int uflag = 0;
+    CHECK_MPI(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_UNIVERSE_SIZE, &universe, &uflag));
+    CHECK(uflag);
+    if (uflag) CHECK_INT(*universe, >=, wsize + psize);
+  }
   if (argc > 4) { /* spawn_multiple: which program this is */
     int *appnum = NULL, flag = 0;
     CHECK_MPI(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_APPNUM, &appnum, &flag));
