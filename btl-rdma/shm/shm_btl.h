@@ -110,7 +110,16 @@ class ShmBtl final : public Btl {
   void set_caps(bool cma_ok);
   void probe_cma(const std::vector<ModexEntry>& entries, const std::vector<bool>& present);
   void release();
-  int local_index(int peer, const char* call) const;
+  /// The local index of `peer`; throws std::invalid_argument naming `call` if shm does not
+  /// reach it. Inline: every active message asks.
+  int local_index(int peer, const char* call) const {
+    if (size_t(peer) < local_of_rank_.size() && peer != rank_) {
+      const int li = local_of_rank_[size_t(peer)];
+      if (li >= 0 && size_t(li) < out_.size() && out_[size_t(li)].attached()) return li;
+    }
+    unreachable(peer, call);
+  }
+  [[noreturn]] void unreachable(int peer, const char* call) const;
   Status start_copy(const char* call, int peer, void* local, uint64_t remote, const RemoteKey& rkey,
                     size_t len, Completion* c, CmaDir dir);
   void fail_later(const char* call, int peer, uint64_t remote, size_t len, Completion* c, int err);
