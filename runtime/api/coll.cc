@@ -5,12 +5,14 @@
 #include "runtime/coll/coll.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <vector>
 
 #include "runtime/api/check.h"
 #include "runtime/api/coll_impl.h"
 #include "runtime/api/handles.h"
 #include "runtime/coll/call.h"
+#include "runtime/coll/tuning.h"
 #include "runtime/p2p/request_ext.h"
 
 using namespace mpr::runtime;
@@ -146,6 +148,14 @@ int bcast(const char* fn, void* buffer, MPI_Count count, MPI_Datatype type, int 
   MPR_TRY(check_data(fn, comm, buffer, count, type, &dt));
   MPR_TRY(check_root(fn, comm, root));
   if (req) MPR_TRY(check_request_arg(fn, comm, req));
+  ptrdiff_t off;
+  if (!req && comm->size() == 2 && count > 0 && dt->dense(count, &off) &&
+      coll::forced(coll::Coll::kBcast) == coll::Alg::kAuto) {
+    // Two ranks: the root's one message, which a schedule (binomial at every size) would send
+    // too, without building one.
+    char* at = reinterpret_cast<char*>(reinterpret_cast<uintptr_t>(buffer) + uintptr_t(off));
+    return raise(comm, coll::bcast_pair(fn, comm, at, Call::bytes(count, dt), root));
+  }
   Call c(fn, comm, req);
   const bool is_root = comm->rank() == root;
   char* buf = c.inout(buffer, count, dt, is_root, !is_root);

@@ -101,6 +101,9 @@ int comm_idup(const char* fn, Comm* parent,
 // (predefined types, contiguous buffers) and return an MPI error code (not raised).
 int barrier(const char* fn, Comm* comm);
 int bcast(const char* fn, Comm* comm, void* buf, size_t bytes, int root);
+/// A blocking bcast on a two-rank intracommunicator: the root's one message, sent and received
+/// without a schedule (for small ones, whose cost is mostly the schedule's). `buf` contiguous.
+int bcast_pair(const char* fn, Comm* comm, void* buf, size_t bytes, int root);
 int allreduce(const char* fn, Comm* comm, const void* sendbuf, void* recvbuf, int count,
               const Datatype* type, const Op* op);
 /// Max over the communicator of one value per rank.

@@ -124,8 +124,12 @@ Schedule::Schedule(const char* fn, Comm* comm, Mode mode)
     : fn_(fn),
       comm_(comm),
       local_comm_(comm->is_inter() ? comm->local_comm() : comm),
-      tag_(t_fixed_tag ? t_fixed_tag : static_cast<int>(1 + comm->next_coll_seq() % kTagSpan)),
+      tag_(call_tag(comm)),
       immediate_(mode == Mode::kImmediate) {}
+
+int call_tag(Comm* comm) {
+  return t_fixed_tag ? t_fixed_tag : static_cast<int>(1 + comm->next_coll_seq() % kTagSpan);
+}
 
 int reserve_tag(Comm* comm) { return static_cast<int>(1 + comm->next_coll_seq() % kTagSpan); }
 
@@ -344,28 +348,28 @@ void Schedule::reap(pml::Request* r) {
   the_pml().release(r);
 }
 
-void Schedule::note_status(const pml::Status& st, size_t expected) {
-  if (error_ != MPI_SUCCESS) return;
-  int peer =
-      st.source >= 0 && st.source < std::max(comm_->size(), comm_->p2p_size()) ? st.source : -1;
+int message_error(const char* fn, const Comm* comm, const pml::Status& st, size_t expected) {
+  if (st.error == pml::kOk && (expected == ~size_t{0} || st.bytes >= expected)) return MPI_SUCCESS;
+  int peer = st.source >= 0 && st.source < std::max(comm->size(), comm->p2p_size()) ? st.source : -1;
   // Every message of a collective has the length both ends computed from their arguments; a
   // shorter one means the ranks passed different counts or datatypes.
-  if (st.error == pml::kOk && expected != kNoLength && st.bytes < expected) {
-    error_ = make_error(MPI_ERR_OTHER, fn_,
-                        "rank %d: message from rank %d has %zu bytes where %zu were expected "
-                        "(ranks called the collective with mismatched counts or datatypes)",
-                        comm_->rank(), peer, st.bytes, expected);
-    return;
-  }
-  if (st.error != pml::kOk) {
-    error_ = st.error == pml::kErrTruncate
-                 ? make_error(MPI_ERR_TRUNCATE, fn_,
-                              "rank %d: message from rank %d longer than expected (ranks "
-                              "called the collective with mismatched counts or datatypes)",
-                              comm_->rank(), peer)
-                 : make_error(MPI_ERR_OTHER, fn_, "rank %d: transport failure with rank %d",
-                              comm_->rank(), peer);
-  }
+  if (st.error == pml::kOk)
+    return make_error(MPI_ERR_OTHER, fn,
+                      "rank %d: message from rank %d has %zu bytes where %zu were expected "
+                      "(ranks called the collective with mismatched counts or datatypes)",
+                      comm->rank(), peer, st.bytes, expected);
+  return st.error == pml::kErrTruncate
+             ? make_error(MPI_ERR_TRUNCATE, fn,
+                          "rank %d: message from rank %d longer than expected (ranks "
+                          "called the collective with mismatched counts or datatypes)",
+                          comm->rank(), peer)
+             : make_error(MPI_ERR_OTHER, fn, "rank %d: transport failure with rank %d",
+                          comm->rank(), peer);
+}
+
+void Schedule::note_status(const pml::Status& st, size_t expected) {
+  if (error_ != MPI_SUCCESS) return;
+  error_ = message_error(fn_, comm_, st, expected);
 }
 
 void Schedule::run_local(const Step& s) {

@@ -193,6 +193,12 @@ class Schedule {
 /// reserve_tag: a tag for schedules; reserve_neighbor_tags: kNeighborSlots consecutive tags for
 /// the neighborhood collectives (one per direction), disjoint from every schedule's.
 int reserve_tag(Comm* comm);
+/// The tag a schedule built now on `comm` takes (fixed_tag() inside a FixedTag, else the next
+/// one): for the collectives that send their one message without a schedule.
+int call_tag(Comm* comm);
+/// MPI_SUCCESS, or the error (made with `fn`'s name, not raised) for a message of a collective
+/// that failed or is shorter than `expected` bytes (~size_t{0}: a send, any length).
+int message_error(const char* fn, const Comm* comm, const pml::Status& st, size_t expected);
 int reserve_neighbor_tags(Comm* comm);
 constexpr int kNeighborSlots = 64;
 /// While alive, every schedule built on this thread takes `tag` instead of its communicator's

@@ -156,11 +156,6 @@ struct Forced {
 
 const Forced& forced_all() { return common::tunables_once<Forced>(); }
 
-Alg forced(Coll c) {
-  const Forced& f = forced_all();
-  // Tests switch algorithms between calls with setenv; everyone else pays for one read.
-  return f.dynamic ? read_forced(c) : f.alg[static_cast<int>(c)];
-}
 
 // Whether `a`, an algorithm of `c`, can run this call.
 bool fits(Coll c, Alg a, const CallShape& s) {
@@ -205,6 +200,12 @@ constexpr bool rows_grouped() {
   return true;
 }
 static_assert(rows_grouped(), "keep each collective's rows together in kTable");
+
+Alg forced(Coll c) {
+  const Forced& f = forced_all();
+  // Tests switch algorithms between calls with setenv; everyone else pays for one read.
+  return f.dynamic ? read_forced(c) : f.alg[static_cast<int>(c)];
+}
 
 Alg choose(Coll c, const CallShape& shape) {
   Alg f = forced(c);

@@ -47,6 +47,8 @@ struct CallShape {
 
 /// The algorithm for one call: the forced one if it can run this call, else the table's.
 Alg choose(Coll c, const CallShape& shape);
+/// The algorithm MPR_COLL_<NAME>_ALG forces for `c`, or kAuto.
+Alg forced(Coll c);
 const char* alg_name(Alg a);
 const char* coll_name(Coll c);
 /// True when MPR_COLL_ALG_DYNAMIC is set: tunables of the collectives are read at every call.
