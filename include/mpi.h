@@ -637,6 +637,9 @@ MPR_API int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Da
                              MPI_Datatype *newtype);
 /* MPI-1 names removed in MPI 3.0, kept for older codes (the peers export them too). */
 typedef MPI_Comm_errhandler_function MPI_Handler_function;
+/* MPI-2 names of the error handler types (deprecated in MPI 2.2; both peers define them). */
+typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
+typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
 MPR_API int MPI_Type_hindexed(int count, const int array_of_blocklengths[],
                              const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
                              MPI_Datatype *newtype);
