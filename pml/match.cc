@@ -22,19 +22,28 @@ PostedEntry* first_accepting(const IList<PostedEntry, PostedTag>& list, int have
 
 }  // namespace
 
-MatchEngine::Queues& MatchEngine::queues(uint32_t ctx) {
-  if (last_ && last_ctx_ == ctx) return *last_;
-  last_ = &by_ctx_[ctx];
+void MatchEngine::remember(uint32_t ctx, Queues* q) const {
+  prev_ = last_;
+  prev_ctx_ = last_ctx_;
+  last_ = q;
   last_ctx_ = ctx;
+}
+
+MatchEngine::Queues& MatchEngine::queues(uint32_t ctx) {
+  if (Queues* q = find_queues(ctx)) return *q;
+  remember(ctx, &by_ctx_[ctx]);
   return *last_;
 }
 
 const MatchEngine::Queues* MatchEngine::find_queues(uint32_t ctx) const {
   if (last_ && last_ctx_ == ctx) return last_;
+  if (prev_ && prev_ctx_ == ctx) {
+    remember(ctx, prev_);
+    return last_;
+  }
   auto it = by_ctx_.find(ctx);
   if (it == by_ctx_.end()) return nullptr;
-  last_ctx_ = ctx;
-  last_ = const_cast<Queues*>(&it->second);
+  remember(ctx, const_cast<Queues*>(&it->second));
   return last_;
 }
 

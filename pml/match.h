@@ -109,8 +109,13 @@ class MatchEngine {
   // Contexts are never removed, and unordered_map keeps values in place, so the queues last
   // looked up stay valid: traffic mostly stays on one context for a while.
   std::unordered_map<uint32_t, Queues> by_ctx_;
+  // The two contexts used last (a loop of point-to-point and collective calls alternates a
+  // communicator's two), most recent first: their lookups skip the hash.
   mutable uint32_t last_ctx_ = 0;
   mutable Queues* last_ = nullptr;
+  mutable uint32_t prev_ctx_ = 0;
+  mutable Queues* prev_ = nullptr;
+  void remember(uint32_t ctx, Queues* q) const;
   size_t posted_count_ = 0;
   size_t unexpected_count_ = 0;
 };
