@@ -197,6 +197,11 @@ int allreduce(const char* fn, const void* sendbuf, void* recvbuf, MPI_Count coun
   MPR_TRY(check_reduction(fn, comm, sendbuf, recvbuf, count, type, op, true, &dt, &o));
   if (req) MPR_TRY(check_request_arg(fn, comm, req));
   const bool in_place = sendbuf == MPI_IN_PLACE;
+  if (!req && comm->size() == 2 && count > 0 && dt->predefined &&
+      size_t(count) * size_t(dt->extent) <= coll::kPairReduceMax &&
+      coll::forced(coll::Coll::kAllreduce) == coll::Alg::kAuto)
+    return raise(comm, coll::allreduce_pair(fn, comm, in_place ? nullptr : sendbuf, recvbuf,
+                                            size_t(count), dt, o));
   Call c(fn, comm, req);
   c.set_reducer(o, dt, count);
   const size_t n = count;
@@ -440,6 +445,15 @@ int alltoall(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datat
   MPR_TRY(check_data(fn, comm, recvbuf, recvcount, recvtype, &rt));
   if (req) MPR_TRY(check_request_arg(fn, comm, req));
   const size_t n = comm->size();
+  ptrdiff_t soff, roff;
+  if (!req && n == 2 && !in_place && recvcount > 0 && Call::bytes(recvcount, rt) > 0 &&
+      Call::bytes(sendcount, st) == Call::bytes(recvcount, rt) && st->dense(sendcount * 2, &soff) &&
+      rt->dense(recvcount * 2, &roff) && coll::forced(coll::Coll::kAlltoall) == coll::Alg::kAuto) {
+    // Two ranks: one exchange of the other rank's block and a copy of our own.
+    const char* sb = reinterpret_cast<const char*>(reinterpret_cast<uintptr_t>(sendbuf) + uintptr_t(soff));
+    char* rb = reinterpret_cast<char*>(reinterpret_cast<uintptr_t>(recvbuf) + uintptr_t(roff));
+    return raise(comm, coll::alltoall_pair(fn, comm, sb, rb, Call::bytes(recvcount, rt)));
+  }
   Call c(fn, comm, req);
   char* rb = c.inout(recvbuf, recvcount * n, rt, in_place, true);
   const char* sb = in_place ? nullptr : c.in(sendbuf, sendcount * n, st);

@@ -3,7 +3,6 @@
 
 #include "runtime/coll/coll.h"
 #include "runtime/coll/tuning.h"
-#include "runtime/core/state.h"
 
 namespace mpr::runtime::coll {
 
@@ -95,33 +94,6 @@ int barrier(const char* fn, Comm* comm) {
   barrier(s);
   s.seal();
   return s.run();
-}
-
-int bcast_pair(const char* fn, Comm* comm, void* buf, size_t bytes, int root) {
-  pml::Pml& p = the_pml();
-  const int tag = call_tag(comm);
-  const uint32_t ctx = comm->ctx_coll();
-  const int me = comm->rank(), other = 1 - me;
-  pml::Request* r;
-  if (me == root) {
-    if (p.send_now(buf, bytes, comm->peer(other), me, tag, ctx)) return MPI_SUCCESS;
-    r = p.isend(buf, bytes, comm->peer(other), me, tag, ctx, pml::SendMode::kStandard);
-  } else {
-    pml::Status st;
-    if (p.recv_now(buf, bytes, other, tag, ctx, &st)) return message_error(fn, comm, st, bytes);
-    r = p.irecv(buf, bytes, other, tag, ctx);
-  }
-  // As a schedule waits in a blocking collective (Schedule::block_until).
-  common::Waiter waiter(p.wait_policy(), common::WaitKind::kTimed);
-  while (!r->complete) {
-    if (p.progress() > 0)
-      waiter.busy();
-    else if (!r->complete)
-      waiter.idle();
-  }
-  const int code = message_error(fn, comm, r->status, me == root ? ~size_t{0} : bytes);
-  p.release(r);
-  return code;
 }
 
 int bcast(const char* fn, Comm* comm, void* buf, size_t bytes, int root) {

@@ -101,9 +101,19 @@ int comm_idup(const char* fn, Comm* parent,
 // (predefined types, contiguous buffers) and return an MPI error code (not raised).
 int barrier(const char* fn, Comm* comm);
 int bcast(const char* fn, Comm* comm, void* buf, size_t bytes, int root);
-/// A blocking bcast on a two-rank intracommunicator: the root's one message, sent and received
-/// without a schedule (for small ones, whose cost is mostly the schedule's). `buf` contiguous.
+
+// Blocking collectives on a two-rank intracommunicator without a schedule (pair.cc): the one
+// message or exchange the schedule's algorithm would make, for calls whose cost is mostly the
+// schedule's. Buffers contiguous; MPI error codes returned, not raised.
+/// The root's one message.
 int bcast_pair(const char* fn, Comm* comm, void* buf, size_t bytes, int root);
+/// Vectors of at most kPairReduceMax bytes of a predefined `type` (count * extent); `sendbuf`
+/// nullptr for MPI_IN_PLACE.
+constexpr size_t kPairReduceMax = 2048;
+int allreduce_pair(const char* fn, Comm* comm, const void* sendbuf, void* recvbuf, size_t count,
+                   const Datatype* type, const Op* op);
+/// Blocks of `bytes` each (not in place).
+int alltoall_pair(const char* fn, Comm* comm, const char* sendbuf, char* recvbuf, size_t bytes);
 int allreduce(const char* fn, Comm* comm, const void* sendbuf, void* recvbuf, int count,
               const Datatype* type, const Op* op);
 /// Max over the communicator of one value per rank.
