@@ -54,10 +54,10 @@ struct ShmConfig {
   RingGeometry geometry;
   size_t eager_limit = 0;
   bool cma_enabled = true;
-  size_t cma_min = 0;  ///< smallest rendezvous message read with CMA
+  size_t cma_min = 0;         ///< smallest rendezvous message read with CMA
   size_t cma_duplex_min = 0;  ///< below cma_min: CMA from here while both directions are busy
   size_t cma_duplex_max = 0;  ///< ... up to here
-  std::string notes;   ///< what was adjusted, for verbose mode
+  std::string notes;          ///< what was adjusted, for verbose mode
 };
 ShmConfig read_config();
 

@@ -450,7 +450,8 @@ int alltoall(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datat
       Call::bytes(sendcount, st) == Call::bytes(recvcount, rt) && st->dense(sendcount * 2, &soff) &&
       rt->dense(recvcount * 2, &roff) && coll::forced(coll::Coll::kAlltoall) == coll::Alg::kAuto) {
     // Two ranks: one exchange of the other rank's block and a copy of our own.
-    const char* sb = reinterpret_cast<const char*>(reinterpret_cast<uintptr_t>(sendbuf) + uintptr_t(soff));
+    const char* sb =
+        reinterpret_cast<const char*>(reinterpret_cast<uintptr_t>(sendbuf) + uintptr_t(soff));
     char* rb = reinterpret_cast<char*>(reinterpret_cast<uintptr_t>(recvbuf) + uintptr_t(roff));
     return raise(comm, coll::alltoall_pair(fn, comm, sb, rb, Call::bytes(recvcount, rt)));
   }

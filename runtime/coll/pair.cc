@@ -67,7 +67,8 @@ int bcast_pair(const char* fn, Comm* comm, void* buf, size_t bytes, int root) {
   const int me = comm->rank(), other = 1 - me;
   if (me == root) {
     if (p.send_now(buf, bytes, comm->peer(other), me, tag, ctx)) return MPI_SUCCESS;
-    pml::Request* r = p.isend(buf, bytes, comm->peer(other), me, tag, ctx, pml::SendMode::kStandard);
+    pml::Request* r =
+        p.isend(buf, bytes, comm->peer(other), me, tag, ctx, pml::SendMode::kStandard);
     wait_for(p, r, common::WaitKind::kTimed);
     return finish(fn, comm, r, kAnyLength);
   }

@@ -350,7 +350,8 @@ void Schedule::reap(pml::Request* r) {
 
 int message_error(const char* fn, const Comm* comm, const pml::Status& st, size_t expected) {
   if (st.error == pml::kOk && (expected == ~size_t{0} || st.bytes >= expected)) return MPI_SUCCESS;
-  int peer = st.source >= 0 && st.source < std::max(comm->size(), comm->p2p_size()) ? st.source : -1;
+  int peer =
+      st.source >= 0 && st.source < std::max(comm->size(), comm->p2p_size()) ? st.source : -1;
   // Every message of a collective has the length both ends computed from their arguments; a
   // shorter one means the ranks passed different counts or datatypes.
   if (st.error == pml::kOk)

@@ -156,7 +156,6 @@ struct Forced {
 
 const Forced& forced_all() { return common::tunables_once<Forced>(); }
 
-
 // Whether `a`, an algorithm of `c`, can run this call.
 bool fits(Coll c, Alg a, const CallShape& s) {
   switch (a) {
