@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "btl-rdma/btl.h"
+#include "common/copy.h"
 #include "pml/headers.h"
 #include "pml/match.h"
 #include "pml/pml.h"
@@ -36,9 +37,9 @@ struct SendReq : ReqBase, Hook<ActiveTag> {
   Convertor* conv = nullptr;           ///< non-contiguous data: packed per fragment
   std::unique_ptr<uint8_t[]> staging;  ///< an eager non-contiguous message, packed whole
   SendMode mode = SendMode::kStandard;
-  bool rndv = false;        ///< sent as RTS (completes on FIN or after the last fragment)
+  bool rndv = false;          ///< sent as RTS (completes on FIN or after the last fragment)
   bool rndv_counted = false;  ///< counted in its Peer's rndv_out until complete
-  bool registered = false;  ///< reg is live and must be dereg()ed
+  bool registered = false;    ///< reg is live and must be dereg()ed
   btl::Btl* reg_btl = nullptr;
   btl::Registration reg;
   // Copy pipeline state, after the receiver answered CTS.
@@ -88,25 +89,8 @@ struct RecvReq : ReqBase, PostedEntry, Hook<ActiveTag> {
   std::unique_ptr<GetChunk[]> chunks;
 };
 
-/// memcpy for eager payloads: most are a few words, which a call into libc's memcpy (with
-/// its size dispatch) costs more than copying.
-inline void copy_payload(void* dst, const void* src, size_t n) {
-  if (n <= 16) {
-    auto* d = static_cast<uint8_t*>(dst);
-    const auto* s = static_cast<const uint8_t*>(src);
-    if (n >= 8) {
-      uint64_t a, b;
-      std::memcpy(&a, s, 8);
-      std::memcpy(&b, s + n - 8, 8);
-      std::memcpy(d, &a, 8);
-      std::memcpy(d + n - 8, &b, 8);
-    } else {
-      for (size_t i = 0; i < n; ++i) d[i] = s[i];
-    }
-    return;
-  }
-  std::memcpy(dst, src, n);
-}
+/// memcpy for eager payloads: most are a few words.
+inline void copy_payload(void* dst, const void* src, size_t n) { common::copy_small(dst, src, n); }
 
 /// An arrived message that found no posted receive (or that improbe took out of the queue).
 /// The header is kept as an RtsHdr whatever the type: eager-sync keeps its sreq there.

@@ -9,34 +9,10 @@
 #include <system_error>
 
 #include "btl-rdma/shm/shm_btl.h"
+#include "common/copy.h"
 #include "common/log.h"
 
 namespace mpr::btl::shm {
-
-namespace {
-// memcpy for the pieces of a record: most are a header of a few words and a payload of a few
-// bytes, which cost less copied inline than through libc's size dispatch.
-inline void copy_small(uint8_t* d, const void* src, size_t n) {
-  const auto* s = static_cast<const uint8_t*>(src);
-  if (n > 32) {
-    std::memcpy(d, s, n);
-  } else if (n >= 16) {
-    uint8_t a[16], b[16];
-    std::memcpy(a, s, 16);
-    std::memcpy(b, s + n - 16, 16);
-    std::memcpy(d, a, 16);
-    std::memcpy(d + n - 16, b, 16);
-  } else if (n >= 8) {
-    uint64_t a, b;
-    std::memcpy(&a, s, 8);
-    std::memcpy(&b, s + n - 8, 8);
-    std::memcpy(d, &a, 8);
-    std::memcpy(d + n - 8, &b, 8);
-  } else {
-    for (size_t i = 0; i < n; ++i) d[i] = s[i];
-  }
-}
-}  // namespace
 
 void ShmBtl::unreachable(int peer, const char* call) const {
   throw std::invalid_argument("shm: rank " + std::to_string(rank_) + ": " + call + " to rank " +
@@ -60,10 +36,10 @@ Status ShmBtl::send_am(int peer, int am_id, const void* hdr, size_t hdr_len,
   const size_t body = hdr_len + payload;
   uint8_t* p = ring.try_reserve(body);
   if (!p) return Status::kRetry;
-  copy_small(p, hdr, hdr_len);
+  common::copy_small(p, hdr, hdr_len);
   p += hdr_len;
   for (int i = 0; i < iovcnt; ++i) {
-    copy_small(p, iov[i].iov_base, iov[i].iov_len);
+    common::copy_small(p, iov[i].iov_base, iov[i].iov_len);
     p += iov[i].iov_len;
   }
   ring.publish(body, RecordMeta::pack(am_id, hdr_len, payload));
