@@ -3,7 +3,8 @@
  * MPI_Comm_create_group from outside the group, buffered sends sized exactly as MPI says,
  * MPI_BOTTOM in MPI_Neighbor_alltoallw, statuses' MPI_ERROR left alone by single completions,
  * MPI_Dims_create's choice among equally balanced grids, MPI_Cart_sub to no dimension,
- * MPI_Dist_graph_create's "weighted" agreed by all, mismatched MPI_Bcast lengths reported,
+ * MPI_Dist_graph_create's "weighted" agreed by all, mismatched MPI_Bcast lengths reported (and
+ * mismatched allreduce and alltoall counts on two ranks),
  * window info defaults and zero-size shared segments, and cancelling sends (standard, to
  * oneself, buffered, persistent). */
 #include "jobs_util.h"
@@ -252,6 +253,33 @@ static void check_dist_graph_weighted(void) {
   CHECK_MPI(MPI_Comm_free(&g));
 }
 
+/* On two ranks allreduce and alltoall make one exchange without a schedule
+ * (runtime/coll/pair.cc): counts that differ between the two must still be reported, on both
+ * sides, and leave the communicator usable. Pairs of world ranks, so split communicators too. */
+static void check_pair_mismatch(void) {
+  MPI_Comm pair;
+  int n, me;
+  CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank_ / 2, rank_, &pair));
+  CHECK_MPI(MPI_Comm_set_errhandler(pair, MPI_ERRORS_RETURN));
+  CHECK_MPI(MPI_Comm_size(pair, &n));
+  CHECK_MPI(MPI_Comm_rank(pair, &me));
+  if (n == 2) {
+    int in[4] = {1, 2, 3, 4}, out[4] = {0, 0, 0, 0};
+    int rc = MPI_Allreduce(in, out, me == 0 ? 1 : 4, MPI_INT, MPI_SUM, pair);
+    CHECK_MSG(rc != MPI_SUCCESS, "allreduce of 1 and 4 ints went unnoticed at rank %d", me);
+    rc = MPI_Alltoall(in, me == 0 ? 1 : 2, MPI_INT, out, me == 0 ? 1 : 2, MPI_INT, pair);
+    CHECK_MSG(rc != MPI_SUCCESS, "alltoall of 1- and 2-int blocks went unnoticed at rank %d", me);
+    int v = me + 1, sum = 0;
+    CHECK_MPI(MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, pair));
+    CHECK_INT(sum, ==, 3);
+    int a[2] = {10 * me, 10 * me + 1}, b[2] = {-1, -1};
+    CHECK_MPI(MPI_Alltoall(a, 1, MPI_INT, b, 1, MPI_INT, pair));
+    CHECK_INT(b[0], ==, me);      /* rank 0's block for us */
+    CHECK_INT(b[1], ==, 10 + me); /* rank 1's */
+  }
+  CHECK_MPI(MPI_Comm_free(&pair));
+}
+
 static void check_bcast_mismatch(void) {
   if (size_ < 2) return;
   int buf[10] = {0};
@@ -474,6 +502,7 @@ int main(int argc, char **argv) {
   check_cart_sub_zero();
   check_dist_graph_weighted();
   check_bcast_mismatch();
+  check_pair_mismatch();
   check_windows();
   check_send_cancel();
   check_self_send_cancel();
