@@ -153,8 +153,8 @@ int bcast(const char* fn, void* buffer, MPI_Count count, MPI_Datatype type, int 
       coll::forced(coll::Coll::kBcast) == coll::Alg::kAuto) {
     // Two ranks: the root's one message, which a schedule (binomial at every size) would send
     // too, without building one.
-    char* at = reinterpret_cast<char*>(reinterpret_cast<uintptr_t>(buffer) + uintptr_t(off));
-    return raise(comm, coll::bcast_pair(fn, comm, at, Call::bytes(count, dt), root));
+    return raise(
+        comm, coll::bcast_pair(fn, comm, coll::shifted(buffer, off), Call::bytes(count, dt), root));
   }
   Call c(fn, comm, req);
   const bool is_root = comm->rank() == root;
@@ -450,10 +450,9 @@ int alltoall(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datat
       Call::bytes(sendcount, st) == Call::bytes(recvcount, rt) && st->dense(sendcount * 2, &soff) &&
       rt->dense(recvcount * 2, &roff) && coll::forced(coll::Coll::kAlltoall) == coll::Alg::kAuto) {
     // Two ranks: one exchange of the other rank's block and a copy of our own.
-    const char* sb =
-        reinterpret_cast<const char*>(reinterpret_cast<uintptr_t>(sendbuf) + uintptr_t(soff));
-    char* rb = reinterpret_cast<char*>(reinterpret_cast<uintptr_t>(recvbuf) + uintptr_t(roff));
-    return raise(comm, coll::alltoall_pair(fn, comm, sb, rb, Call::bytes(recvcount, rt)));
+    return raise(comm,
+                 coll::alltoall_pair(fn, comm, coll::shifted(sendbuf, soff),
+                                     coll::shifted(recvbuf, roff), Call::bytes(recvcount, rt)));
   }
   Call c(fn, comm, req);
   char* rb = c.inout(recvbuf, recvcount * n, rt, in_place, true);

@@ -34,8 +34,7 @@ int check_array(const char* fn, int count, const MPI_Request* reqs) {
 // *comm gets the communicator (retained) when the code is an error, for raising later.
 int finish_one(const char* fn, MPI_Request* h, MPI_Status* st, Comm** comm) {
   Request* r = from_handle(*h);
-  if (r->kind != Request::Kind::kGeneric && !r->persistent && r->status.error == mpr::pml::kOk) {
-    // The common case, a send or receive of the pml's that ended well: nothing to raise.
+  if (pml_ended_well(r)) {  // the common case: nothing to raise, no reference to hold
     *h = MPI_REQUEST_NULL;
     return request_finish(fn, r, st);
   }

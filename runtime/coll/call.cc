@@ -7,15 +7,6 @@
 
 namespace mpr::runtime::coll {
 
-namespace {
-
-// buf + off as an integer sum (MPI_BOTTOM with absolute displacements starts at address 0).
-char* shifted(const void* buf, ptrdiff_t off) {
-  return reinterpret_cast<char*>(reinterpret_cast<uintptr_t>(buf) + static_cast<uintptr_t>(off));
-}
-
-}  // namespace
-
 Call::Call(const char* fn, Comm* comm, MPI_Request* req) : fn_(fn), comm_(comm), req_(req) {
   if (req) {
     nbc_ = new NbcRequest(fn, comm);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 
 #include "mpi.h"
@@ -14,6 +15,11 @@
 #include "runtime/dt/op.h"
 
 namespace mpr::runtime::coll {
+
+/// buf + off as an integer sum (MPI_BOTTOM with absolute displacements starts at address 0).
+inline char* shifted(const void* buf, ptrdiff_t off) {
+  return reinterpret_cast<char*>(reinterpret_cast<uintptr_t>(buf) + static_cast<uintptr_t>(off));
+}
 
 class Call {
  public:

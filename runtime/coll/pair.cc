@@ -12,71 +12,53 @@ namespace mpr::runtime::coll {
 
 namespace {
 
-constexpr size_t kAnyLength = ~size_t{0};
-
-// Wait for `r` as a schedule waits in a blocking collective (Schedule::block_until).
-void wait_for(pml::Pml& p, pml::Request* r, common::WaitKind kind) {
-  common::Waiter waiter(p.wait_policy(), kind);
-  while (!r->complete) {
-    if (p.progress() > 0)
-      waiter.busy();
-    else if (!r->complete)
-      waiter.idle();
-  }
+// The halves of the one message: a send under the call's tag that returns the request still
+// to finish (nullptr if it went out at once), a receive of `bytes`, and the send's finish.
+pml::Request* send_to_other(Comm* comm, const void* buf, size_t bytes, int tag) {
+  pml::Pml& p = the_pml();
+  const int me = comm->rank(), to = comm->peer(1 - me);
+  const uint32_t ctx = comm->ctx_coll();
+  if (p.send_now(buf, bytes, to, me, tag, ctx)) return nullptr;
+  return p.isend(buf, bytes, to, me, tag, ctx, pml::SendMode::kStandard);
 }
 
-// The outcome of a completed transfer (`expected` bytes for a receive), and `r` released.
-int finish(const char* fn, const Comm* comm, pml::Request* r, size_t expected) {
-  const int code = message_error(fn, comm, r->status, expected);
-  the_pml().release(r);
+int receive(const char* fn, Comm* comm, void* buf, size_t bytes, int tag, common::WaitKind kind) {
+  pml::Pml& p = the_pml();
+  const int from = 1 - comm->rank();
+  const uint32_t ctx = comm->ctx_coll();
+  pml::Status st;
+  if (p.recv_now(buf, bytes, from, tag, ctx, &st)) return message_error(fn, comm, st, bytes);
+  pml::Request* r = p.irecv(buf, bytes, from, tag, ctx);
+  block_until(kind, [r] { return r->complete; });
+  const int code = message_error(fn, comm, r->status, bytes);
+  p.release(r);
+  return code;
+}
+
+int finish_send(const char* fn, Comm* comm, pml::Request* s) {
+  if (!s) return MPI_SUCCESS;
+  block_until(common::WaitKind::kTimed, [s] { return s->complete; });
+  const int code = message_error(fn, comm, s->status, ~size_t{0});
+  the_pml().release(s);
   return code;
 }
 
 // One message each way with the other rank: `sbuf` out, `bytes` of it into `rbuf`.
 int exchange(const char* fn, Comm* comm, const void* sbuf, void* rbuf, size_t bytes) {
-  pml::Pml& p = the_pml();
   const int tag = call_tag(comm);
-  const uint32_t ctx = comm->ctx_coll();
-  const int me = comm->rank(), other = 1 - me;
-  pml::Request* s = nullptr;
-  const bool sent = p.send_now(sbuf, bytes, comm->peer(other), me, tag, ctx);
-  if (!sent) s = p.isend(sbuf, bytes, comm->peer(other), me, tag, ctx, pml::SendMode::kStandard);
-  int code;
-  pml::Status st;
-  if (p.recv_now(rbuf, bytes, other, tag, ctx, &st)) {
-    code = message_error(fn, comm, st, bytes);
-  } else {
-    pml::Request* r = p.irecv(rbuf, bytes, other, tag, ctx);
-    wait_for(p, r, sent ? common::WaitKind::kExchange : common::WaitKind::kTimed);
-    code = finish(fn, comm, r, bytes);
-  }
-  if (s) {
-    wait_for(p, s, common::WaitKind::kTimed);
-    const int sc = finish(fn, comm, s, kAnyLength);
-    if (code == MPI_SUCCESS) code = sc;
-  }
-  return code;
+  pml::Request* s = send_to_other(comm, sbuf, bytes, tag);
+  const int code = receive(fn, comm, rbuf, bytes, tag,
+                           s ? common::WaitKind::kTimed : common::WaitKind::kExchange);
+  const int sent = finish_send(fn, comm, s);
+  return code != MPI_SUCCESS ? code : sent;
 }
 
 }  // namespace
 
 int bcast_pair(const char* fn, Comm* comm, void* buf, size_t bytes, int root) {
-  pml::Pml& p = the_pml();
   const int tag = call_tag(comm);
-  const uint32_t ctx = comm->ctx_coll();
-  const int me = comm->rank(), other = 1 - me;
-  if (me == root) {
-    if (p.send_now(buf, bytes, comm->peer(other), me, tag, ctx)) return MPI_SUCCESS;
-    pml::Request* r =
-        p.isend(buf, bytes, comm->peer(other), me, tag, ctx, pml::SendMode::kStandard);
-    wait_for(p, r, common::WaitKind::kTimed);
-    return finish(fn, comm, r, kAnyLength);
-  }
-  pml::Status st;
-  if (p.recv_now(buf, bytes, other, tag, ctx, &st)) return message_error(fn, comm, st, bytes);
-  pml::Request* r = p.irecv(buf, bytes, other, tag, ctx);
-  wait_for(p, r, common::WaitKind::kTimed);
-  return finish(fn, comm, r, bytes);
+  if (comm->rank() == root) return finish_send(fn, comm, send_to_other(comm, buf, bytes, tag));
+  return receive(fn, comm, buf, bytes, tag, common::WaitKind::kTimed);
 }
 
 int allreduce_pair(const char* fn, Comm* comm, const void* sendbuf, void* recvbuf, size_t count,

@@ -432,16 +432,7 @@ void Schedule::block_until(Done done) {
   // another CPU right now and answer sooner than a yield and the switch back take. A rank that
   // only waits for data (a bcast receiver, a sender waiting for ring space) yields at once.
   // (Measurements: runtime/coll/README.md.)
-  common::Waiter waiter(the_pml().wait_policy(),
-                        sent_in_group_ ? common::WaitKind::kExchange : common::WaitKind::kTimed);
-  for (;;) {
-    int events = the_pml().progress();
-    if (done()) return;
-    if (events > 0)
-      waiter.busy();
-    else
-      waiter.idle();
-  }
+  coll::block_until(sent_in_group_ ? common::WaitKind::kExchange : common::WaitKind::kTimed, done);
 }
 
 NbcRequest::NbcRequest(const char* fn, Comm* comm) : sched(fn, comm) {

@@ -20,8 +20,10 @@
 #include <memory>
 #include <vector>
 
+#include "common/wait.h"
 #include "pml/pml.h"
 #include "runtime/comm/comm.h"
+#include "runtime/core/state.h"
 #include "runtime/dt/datatype.h"
 #include "runtime/dt/op.h"
 #include "runtime/p2p/request.h"
@@ -193,6 +195,22 @@ class Schedule {
 /// reserve_tag: a tag for schedules; reserve_neighbor_tags: kNeighborSlots consecutive tags for
 /// the neighborhood collectives (one per direction), disjoint from every schedule's.
 int reserve_tag(Comm* comm);
+/// How a blocking collective waits: drive progress until done() holds, polling or yielding as
+/// `kind` says (kExchange when our own message of an exchange already went out, else kTimed;
+/// see Schedule::block_until).
+template <typename Done>
+void block_until(common::WaitKind kind, Done done) {
+  pml::Pml& p = the_pml();
+  common::Waiter waiter(p.wait_policy(), kind);
+  for (;;) {
+    const int events = p.progress();
+    if (done()) return;
+    if (events > 0)
+      waiter.busy();
+    else
+      waiter.idle();
+  }
+}
 /// The tag a schedule built now on `comm` takes (fixed_tag() inside a FixedTag, else the next
 /// one): for the collectives that send their one message without a schedule.
 int call_tag(Comm* comm);

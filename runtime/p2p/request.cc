@@ -122,8 +122,7 @@ int pml_status(const char* fn, const pml::Status& s, MPI_Status* st) {
 }
 
 int request_finish(const char* fn, pml::Request* r, MPI_Status* st) {
-  if (r->kind != pml::Request::Kind::kGeneric && r->status.error == pml::kOk) {
-    // The pml's own transfer that ended well: no error to make, nothing persistent to keep.
+  if (pml_ended_well(r)) {
     const pml::Status& s = r->status;
     status_set(st, s.source, s.tag, s.bytes, s.cancelled);
     Comm* comm = request_comm(r);

@@ -28,6 +28,11 @@ struct RtRequest : pml::Request {
 };
 
 inline Comm* request_comm(const pml::Request* r) { return static_cast<Comm*>(r->user); }
+/// A send or receive of the pml's own (not persistent) that ended without error: finishing it
+/// cannot fail, and needs neither the generalized nor the persistent path.
+inline bool pml_ended_well(const pml::Request* r) {
+  return r->kind != pml::Request::Kind::kGeneric && !r->persistent && r->status.error == pml::kOk;
+}
 inline MPI_Request to_handle(pml::Request* r) { return reinterpret_cast<MPI_Request>(r); }
 inline pml::Request* from_handle(MPI_Request h) { return reinterpret_cast<pml::Request*>(h); }
 
