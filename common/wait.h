@@ -9,6 +9,8 @@
 
 #include <cstdint>
 
+#include "common/entry_lock.h"
+
 namespace mpr::common {
 
 /// The one definition: a node is oversubscribed when the job's ranks on it outnumber the CPUs
@@ -63,9 +65,13 @@ class Waiter {
         timed_(!p.oversubscribed && kind != WaitKind::kCounted) {}
 
   /// After a poll that made progress: the next idle poll starts spinning again.
-  void busy() { idle_ = 0; }
+  void busy() {
+    idle_ = 0;
+    EntryLock::let_others_in();
+  }
   /// After a poll that found nothing: spin, or give the CPU away. Returns true if it yielded.
   bool idle() {
+    EntryLock::let_others_in();
     ++idle_;
     if (timed_) return (idle_ & kTimedMask) == 0 && timed_idle();
     if (idle_ <= limit_) return false;

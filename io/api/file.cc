@@ -29,7 +29,8 @@ const char* amode_problem(int amode) {
   if (amode & ~kModes) return "unknown bits";
   const int access = (amode & MPI_MODE_RDONLY ? 1 : 0) + (amode & MPI_MODE_WRONLY ? 1 : 0) +
                      (amode & MPI_MODE_RDWR ? 1 : 0);
-  if (access != 1) return "exactly one of MPI_MODE_RDONLY, MPI_MODE_WRONLY, MPI_MODE_RDWR is needed";
+  if (access != 1)
+    return "exactly one of MPI_MODE_RDONLY, MPI_MODE_WRONLY, MPI_MODE_RDWR is needed";
   if ((amode & MPI_MODE_RDONLY) && (amode & (MPI_MODE_CREATE | MPI_MODE_EXCL)))
     return "MPI_MODE_RDONLY with MPI_MODE_CREATE or MPI_MODE_EXCL";
   if ((amode & MPI_MODE_RDWR) && (amode & MPI_MODE_SEQUENTIAL))
@@ -61,6 +62,7 @@ int on_rank0(const char* fn, File* f, const char* what, int (*op)(File*, MPI_Off
 
 extern "C" int PMPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info,
                               MPI_File* fh) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_File_open";
   MPR_TRY(mpr::runtime::api::check_running(fn));
   MPR_TRY(check_arg(fn, nullptr, fh != nullptr, "fh is NULL"));
@@ -87,6 +89,7 @@ extern "C" int PMPI_File_open(MPI_Comm comm, const char* filename, int amode, MP
 MPR_WEAK_ALIAS(File_open);
 
 extern "C" int PMPI_File_close(MPI_File* fh) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_File_close";
   MPR_TRY(mpr::runtime::api::check_running(fn));
   MPR_TRY(check_arg(fn, nullptr, fh != nullptr, "fh is NULL"));
@@ -98,6 +101,7 @@ extern "C" int PMPI_File_close(MPI_File* fh) {
 MPR_WEAK_ALIAS(File_close);
 
 extern "C" int PMPI_File_delete(const char* filename, MPI_Info info) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_File_delete";
   MPR_TRY(mpr::runtime::api::check_running(fn));
   MPR_TRY(check_arg(fn, nullptr, filename != nullptr, "filename is NULL"));
@@ -108,41 +112,52 @@ extern "C" int PMPI_File_delete(const char* filename, MPI_Info info) {
 MPR_WEAK_ALIAS(File_delete);
 
 extern "C" int PMPI_File_set_size(MPI_File fh, MPI_Offset size) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_File_set_size";
   File* f;
   MPR_TRY(enter(fn, fh, &f));
-  if (size < 0) return file_error(f, MPI_ERR_ARG, fn, "negative size %lld", static_cast<long long>(size));
+  if (size < 0)
+    return file_error(f, MPI_ERR_ARG, fn, "negative size %lld", static_cast<long long>(size));
   if (!f->writable())
     return file_error(f, MPI_ERR_READ_ONLY, fn, "\"%s\" was opened MPI_MODE_RDONLY",
                       f->name.c_str());
-  return on_rank0(fn, f, "resize", [](File* file, MPI_Offset s) {
-    std::lock_guard<std::mutex> io(file->io_mu);
-    return ::ftruncate(file->fd, static_cast<off_t>(s)) == 0 ? 0 : errno;
-  }, size);
+  return on_rank0(
+      fn, f, "resize",
+      [](File* file, MPI_Offset s) {
+        std::lock_guard<std::mutex> io(file->io_mu);
+        return ::ftruncate(file->fd, static_cast<off_t>(s)) == 0 ? 0 : errno;
+      },
+      size);
 }
 MPR_WEAK_ALIAS(File_set_size);
 
 extern "C" int PMPI_File_preallocate(MPI_File fh, MPI_Offset size) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_File_preallocate";
   File* f;
   MPR_TRY(enter(fn, fh, &f));
-  if (size < 0) return file_error(f, MPI_ERR_ARG, fn, "negative size %lld", static_cast<long long>(size));
+  if (size < 0)
+    return file_error(f, MPI_ERR_ARG, fn, "negative size %lld", static_cast<long long>(size));
   if (!f->writable())
     return file_error(f, MPI_ERR_READ_ONLY, fn, "\"%s\" was opened MPI_MODE_RDONLY",
                       f->name.c_str());
   if (f->sequential())
-    return file_error(f, MPI_ERR_UNSUPPORTED_OPERATION, fn,
-                      "\"%s\" was opened MPI_MODE_SEQUENTIAL", f->name.c_str());
-  return on_rank0(fn, f, "preallocation", [](File* file, MPI_Offset s) {
-    if (s == 0) return 0;
-    std::lock_guard<std::mutex> io(file->io_mu);
-    // Allocates the blocks of [0, size) and extends a shorter file; never shrinks it.
-    return posix_fallocate(file->fd, 0, static_cast<off_t>(s));
-  }, size);
+    return file_error(f, MPI_ERR_UNSUPPORTED_OPERATION, fn, "\"%s\" was opened MPI_MODE_SEQUENTIAL",
+                      f->name.c_str());
+  return on_rank0(
+      fn, f, "preallocation",
+      [](File* file, MPI_Offset s) {
+        if (s == 0) return 0;
+        std::lock_guard<std::mutex> io(file->io_mu);
+        // Allocates the blocks of [0, size) and extends a shorter file; never shrinks it.
+        return posix_fallocate(file->fd, 0, static_cast<off_t>(s));
+      },
+      size);
 }
 MPR_WEAK_ALIAS(File_preallocate);
 
 extern "C" int PMPI_File_get_size(MPI_File fh, MPI_Offset* size) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_File_get_size";
   File* f;
   MPR_TRY(enter(fn, fh, &f));
@@ -155,6 +170,7 @@ extern "C" int PMPI_File_get_size(MPI_File fh, MPI_Offset* size) {
 MPR_WEAK_ALIAS(File_get_size);
 
 extern "C" int PMPI_File_sync(MPI_File fh) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_File_sync";
   File* f;
   MPR_TRY(enter(fn, fh, &f));
@@ -166,6 +182,7 @@ extern "C" int PMPI_File_sync(MPI_File fh) {
 MPR_WEAK_ALIAS(File_sync);
 
 extern "C" int PMPI_File_get_group(MPI_File fh, MPI_Group* group) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_File_get_group";
   File* f;
   MPR_TRY(enter(fn, fh, &f));
@@ -175,6 +192,7 @@ extern "C" int PMPI_File_get_group(MPI_File fh, MPI_Group* group) {
 MPR_WEAK_ALIAS(File_get_group);
 
 extern "C" int PMPI_File_get_amode(MPI_File fh, int* amode) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_File_get_amode";
   File* f;
   MPR_TRY(enter(fn, fh, &f));
@@ -185,6 +203,7 @@ extern "C" int PMPI_File_get_amode(MPI_File fh, int* amode) {
 MPR_WEAK_ALIAS(File_get_amode);
 
 extern "C" int PMPI_File_set_info(MPI_File fh, MPI_Info info) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_File_set_info";
   File* f;
   MPR_TRY(enter(fn, fh, &f));
@@ -210,6 +229,7 @@ extern "C" int PMPI_File_set_info(MPI_File fh, MPI_Info info) {
 MPR_WEAK_ALIAS(File_set_info);
 
 extern "C" int PMPI_File_get_info(MPI_File fh, MPI_Info* info_used) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_File_get_info";
   File* f;
   MPR_TRY(enter(fn, fh, &f));
@@ -224,6 +244,7 @@ extern "C" int PMPI_File_get_info(MPI_File fh, MPI_Info* info_used) {
 MPR_WEAK_ALIAS(File_get_info);
 
 extern "C" int PMPI_File_set_atomicity(MPI_File fh, int flag) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_File_set_atomicity";
   File* f;
   MPR_TRY(enter(fn, fh, &f));
@@ -238,6 +259,7 @@ extern "C" int PMPI_File_set_atomicity(MPI_File fh, int flag) {
 MPR_WEAK_ALIAS(File_set_atomicity);
 
 extern "C" int PMPI_File_get_atomicity(MPI_File fh, int* flag) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_File_get_atomicity";
   File* f;
   MPR_TRY(enter(fn, fh, &f));
@@ -251,6 +273,7 @@ MPR_WEAK_ALIAS(File_get_atomicity);
 
 extern "C" int PMPI_File_create_errhandler(MPI_File_errhandler_function* function,
                                            MPI_Errhandler* errhandler) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_File_create_errhandler";
   MPR_TRY(mpr::runtime::api::check_running(fn));
   MPR_TRY(check_arg(fn, nullptr, function && errhandler, "function or errhandler is NULL"));
@@ -264,6 +287,7 @@ extern "C" int PMPI_File_create_errhandler(MPI_File_errhandler_function* functio
 MPR_WEAK_ALIAS(File_create_errhandler);
 
 extern "C" int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_File_set_errhandler";
   MPR_TRY(mpr::runtime::api::check_running(fn));
   File* f = nullptr;
@@ -284,6 +308,7 @@ extern "C" int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler
 MPR_WEAK_ALIAS(File_set_errhandler);
 
 extern "C" int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler* errhandler) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_File_get_errhandler";
   MPR_TRY(mpr::runtime::api::check_running(fn));
   File* f = nullptr;
@@ -297,6 +322,7 @@ extern "C" int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler* errhandle
 MPR_WEAK_ALIAS(File_get_errhandler);
 
 extern "C" int PMPI_File_call_errhandler(MPI_File fh, int errorcode) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_File_call_errhandler";
   MPR_TRY(mpr::runtime::api::check_running(fn));
   File* f = nullptr;

@@ -33,52 +33,59 @@ constexpr Dir W = Dir::kWrite;
 }  // namespace
 
 // Explicit offsets: MPI_File_{read,write}_at[_all][_c] and the nonblocking i forms.
-#define MPR_IO_AT(NAME, CT, BUFT, DIR, COLL)                                                  \
-  extern "C" int PMPI_File_##NAME(MPI_File fh, MPI_Offset offset, BUFT buf, CT count,          \
-                                  MPI_Datatype datatype, MPI_Status* status) {                 \
+#define MPR_IO_AT(NAME, CT, BUFT, DIR, COLL)                                                    \
+  extern "C" int PMPI_File_##NAME(MPI_File fh, MPI_Offset offset, BUFT buf, CT count,           \
+                                  MPI_Datatype datatype, MPI_Status* status) {                  \
+    MPR_ENTRY;                                                                                  \
     return rw("MPI_File_" #NAME, fh, DIR, Where::kAt, How::kBlocking, COLL, offset, buf, count, \
-              datatype, status, nullptr);                                                      \
-  }                                                                                            \
+              datatype, status, nullptr);                                                       \
+  }                                                                                             \
   MPR_WEAK_ALIAS(File_##NAME)
-#define MPR_IO_IAT(NAME, CT, BUFT, DIR, COLL)                                                    \
-  extern "C" int PMPI_File_##NAME(MPI_File fh, MPI_Offset offset, BUFT buf, CT count,            \
-                                  MPI_Datatype datatype, MPI_Request* request) {                 \
-    return rw("MPI_File_" #NAME, fh, DIR, Where::kAt, How::kNonblocking, COLL, offset, buf,      \
-              count, datatype, nullptr, request);                                                \
-  }                                                                                              \
+#define MPR_IO_IAT(NAME, CT, BUFT, DIR, COLL)                                                      \
+  extern "C" int PMPI_File_##NAME(MPI_File fh, MPI_Offset offset, BUFT buf, CT count,              \
+                                  MPI_Datatype datatype, MPI_Request* request) {                   \
+    MPR_ENTRY;                                                                                     \
+    return rw("MPI_File_" #NAME, fh, DIR, Where::kAt, How::kNonblocking, COLL, offset, buf, count, \
+              datatype, nullptr, request);                                                         \
+  }                                                                                                \
   MPR_WEAK_ALIAS(File_##NAME)
 // File pointers (individual, shared, ordered): no offset argument.
 #define MPR_IO_PTR(NAME, CT, BUFT, DIR, WHERE, COLL)                                            \
   extern "C" int PMPI_File_##NAME(MPI_File fh, BUFT buf, CT count, MPI_Datatype datatype,       \
                                   MPI_Status* status) {                                         \
+    MPR_ENTRY;                                                                                  \
     return rw("MPI_File_" #NAME, fh, DIR, WHERE, How::kBlocking, COLL, 0, buf, count, datatype, \
               status, nullptr);                                                                 \
   }                                                                                             \
   MPR_WEAK_ALIAS(File_##NAME)
-#define MPR_IO_IPTR(NAME, CT, BUFT, DIR, WHERE, COLL)                                             \
-  extern "C" int PMPI_File_##NAME(MPI_File fh, BUFT buf, CT count, MPI_Datatype datatype,         \
-                                  MPI_Request* request) {                                         \
-    return rw("MPI_File_" #NAME, fh, DIR, WHERE, How::kNonblocking, COLL, 0, buf, count,          \
-              datatype, nullptr, request);                                                        \
-  }                                                                                               \
+#define MPR_IO_IPTR(NAME, CT, BUFT, DIR, WHERE, COLL)                                              \
+  extern "C" int PMPI_File_##NAME(MPI_File fh, BUFT buf, CT count, MPI_Datatype datatype,          \
+                                  MPI_Request* request) {                                          \
+    MPR_ENTRY;                                                                                     \
+    return rw("MPI_File_" #NAME, fh, DIR, WHERE, How::kNonblocking, COLL, 0, buf, count, datatype, \
+              nullptr, request);                                                                   \
+  }                                                                                                \
   MPR_WEAK_ALIAS(File_##NAME)
 // Split collectives: _begin (int and _c) and _end.
-#define MPR_IO_BEGIN_AT(NAME, CT, BUFT, DIR, FN)                                           \
-  extern "C" int PMPI_File_##NAME(MPI_File fh, MPI_Offset offset, BUFT buf, CT count,       \
-                                  MPI_Datatype datatype) {                                  \
-    return rw(FN, fh, DIR, Where::kAt, How::kSplit, true, offset, buf, count, datatype,     \
-              nullptr, nullptr);                                                            \
-  }                                                                                         \
+#define MPR_IO_BEGIN_AT(NAME, CT, BUFT, DIR, FN)                                                 \
+  extern "C" int PMPI_File_##NAME(MPI_File fh, MPI_Offset offset, BUFT buf, CT count,            \
+                                  MPI_Datatype datatype) {                                       \
+    MPR_ENTRY;                                                                                   \
+    return rw(FN, fh, DIR, Where::kAt, How::kSplit, true, offset, buf, count, datatype, nullptr, \
+              nullptr);                                                                          \
+  }                                                                                              \
   MPR_WEAK_ALIAS(File_##NAME)
-#define MPR_IO_BEGIN_PTR(NAME, CT, BUFT, DIR, WHERE, FN)                                        \
-  extern "C" int PMPI_File_##NAME(MPI_File fh, BUFT buf, CT count, MPI_Datatype datatype) {    \
+#define MPR_IO_BEGIN_PTR(NAME, CT, BUFT, DIR, WHERE, FN)                                         \
+  extern "C" int PMPI_File_##NAME(MPI_File fh, BUFT buf, CT count, MPI_Datatype datatype) {      \
+    MPR_ENTRY;                                                                                   \
     return rw(FN, fh, DIR, WHERE, How::kSplit, true, 0, buf, count, datatype, nullptr, nullptr); \
-  }                                                                                             \
+  }                                                                                              \
   MPR_WEAK_ALIAS(File_##NAME)
-#define MPR_IO_END(NAME, BUFT, FN)                                                 \
-  extern "C" int PMPI_File_##NAME(MPI_File fh, BUFT buf, MPI_Status* status) {     \
-    return split_end("MPI_File_" #NAME, fh, buf, status, FN);                      \
-  }                                                                                \
+#define MPR_IO_END(NAME, BUFT, FN)                                             \
+  extern "C" int PMPI_File_##NAME(MPI_File fh, BUFT buf, MPI_Status* status) { \
+    MPR_ENTRY;                                                                 \
+    return split_end("MPI_File_" #NAME, fh, buf, status, FN);                  \
+  }                                                                            \
   MPR_WEAK_ALIAS(File_##NAME)
 
 #define MPR_IO_BOTH(MACRO, NAME, ...) \
@@ -122,8 +129,7 @@ MPR_IO_BEGIN_PTR(write_all_begin, int, const void*, W, Where::kIndividual,
                  "MPI_File_write_all_begin");
 MPR_IO_BEGIN_PTR(write_all_begin_c, MPI_Count, const void*, W, Where::kIndividual,
                  "MPI_File_write_all_begin");
-MPR_IO_BEGIN_PTR(read_ordered_begin, int, void*, R, Where::kOrdered,
-                 "MPI_File_read_ordered_begin");
+MPR_IO_BEGIN_PTR(read_ordered_begin, int, void*, R, Where::kOrdered, "MPI_File_read_ordered_begin");
 MPR_IO_BEGIN_PTR(read_ordered_begin_c, MPI_Count, void*, R, Where::kOrdered,
                  "MPI_File_read_ordered_begin");
 MPR_IO_BEGIN_PTR(write_ordered_begin, int, const void*, W, Where::kOrdered,

@@ -101,6 +101,7 @@ int type_extent(const char* fn, MPI_File fh, MPI_Datatype datatype, MPI_Count* e
 
 extern "C" int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype,
                                   MPI_Datatype filetype, const char* datarep, MPI_Info info) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_File_set_view";
   File* f;
   MPR_TRY(enter(fn, fh, &f));
@@ -123,9 +124,10 @@ extern "C" int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype ety
     if (f->comm->rank() == 0) root[1] = f->shfp.read(&root[0]).err;
     if (int r = file_bcast(fn, f->comm, root, sizeof root, 0); r != MPI_SUCCESS)
       return raise_file(f, r);
-    if (root[1]) return sys_error(f, fn, {static_cast<int>(root[1]), "shared file pointer read", 0});
-    disp = static_cast<MPI_Offset>(f->view->file_offset(static_cast<uint64_t>(root[0]) *
-                                                        f->view->esize()));
+    if (root[1])
+      return sys_error(f, fn, {static_cast<int>(root[1]), "shared file pointer read", 0});
+    disp = static_cast<MPI_Offset>(
+        f->view->file_offset(static_cast<uint64_t>(root[0]) * f->view->esize()));
   } else if (disp < 0) {
     return file_error(f, MPI_ERR_ARG, fn, "negative displacement %lld",
                       static_cast<long long>(disp));
@@ -150,8 +152,9 @@ extern "C" int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype ety
   if (int r = file_allgather(fn, f->comm, &mine, all.data(), sizeof mine); r != MPI_SUCCESS)
     return raise_file(f, r);
   if (all[0].hint_cls != MPI_SUCCESS)
-    return file_error(f, all[0].hint_cls, fn, "%s",
-                      f->comm->rank() == 0 ? hint_why.c_str() : "rank 0 was given a malformed hint");
+    return file_error(
+        f, all[0].hint_cls, fn, "%s",
+        f->comm->rank() == 0 ? hint_why.c_str() : "rank 0 was given a malformed hint");
   if (in) {
     if (int r = file_bcast(fn, f->comm, &h, sizeof h, 0); r != MPI_SUCCESS) return raise_file(f, r);
     f->hints = h;
@@ -166,6 +169,7 @@ MPR_WEAK_ALIAS(File_set_view);
 
 extern "C" int PMPI_File_get_view(MPI_File fh, MPI_Offset* disp, MPI_Datatype* etype,
                                   MPI_Datatype* filetype, char* datarep) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_File_get_view";
   File* f;
   MPR_TRY(enter(fn, fh, &f));
@@ -188,6 +192,7 @@ extern "C" int PMPI_File_get_view(MPI_File fh, MPI_Offset* disp, MPI_Datatype* e
 MPR_WEAK_ALIAS(File_get_view);
 
 extern "C" int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint* extent) {
+  MPR_ENTRY;
   MPI_Count e = 0;
   MPR_TRY(type_extent("MPI_File_get_type_extent", fh, datatype, extent ? &e : nullptr));
   *extent = static_cast<MPI_Aint>(e);
@@ -195,8 +200,8 @@ extern "C" int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI
 }
 MPR_WEAK_ALIAS(File_get_type_extent);
 
-extern "C" int PMPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype,
-                                           MPI_Count* extent) {
+extern "C" int PMPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count* extent) {
+  MPR_ENTRY;
   return type_extent("MPI_File_get_type_extent_c", fh, datatype, extent);
 }
 MPR_WEAK_ALIAS(File_get_type_extent_c);
@@ -208,8 +213,8 @@ int register_rep(const char* fn, const char* name, const Datarep& rep) {
   MPR_TRY(check_arg(fn, nullptr, name != nullptr, "datarep is NULL"));
   const size_t n = strnlen(name, MPI_MAX_DATAREP_STRING);
   if (n == 0 || n >= MPI_MAX_DATAREP_STRING)
-    return file_error(nullptr, MPI_ERR_ARG, fn,
-                      "datarep name must have 1 to %d characters", MPI_MAX_DATAREP_STRING - 1);
+    return file_error(nullptr, MPI_ERR_ARG, fn, "datarep name must have 1 to %d characters",
+                      MPI_MAX_DATAREP_STRING - 1);
   MPR_TRY(check_arg(fn, nullptr, rep.extent_fn != nullptr, "dtype_file_extent_fn is NULL"));
   Datarep r = rep;
   r.name = name;
@@ -226,6 +231,7 @@ extern "C" int PMPI_Register_datarep(const char* datarep,
                                      MPI_Datarep_conversion_function* write_conversion_fn,
                                      MPI_Datarep_extent_function* dtype_file_extent_fn,
                                      void* extra_state) {
+  MPR_ENTRY;
   Datarep r;
   r.read_fn = read_conversion_fn;
   r.write_fn = write_conversion_fn;
@@ -240,6 +246,7 @@ extern "C" int PMPI_Register_datarep_c(const char* datarep,
                                        MPI_Datarep_conversion_function_c* write_conversion_fn,
                                        MPI_Datarep_extent_function* dtype_file_extent_fn,
                                        void* extra_state) {
+  MPR_ENTRY;
   Datarep r;
   r.read_fn_c = read_conversion_fn;
   r.write_fn_c = write_conversion_fn;
@@ -252,6 +259,7 @@ MPR_WEAK_ALIAS(Register_datarep_c);
 // ---- file pointers ----------------------------------------------------------------------------
 
 extern "C" int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_File_seek";
   File* f;
   MPR_TRY(enter(fn, fh, &f));
@@ -265,6 +273,7 @@ extern "C" int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence) {
 MPR_WEAK_ALIAS(File_seek);
 
 extern "C" int PMPI_File_get_position(MPI_File fh, MPI_Offset* offset) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_File_get_position";
   File* f;
   MPR_TRY(enter(fn, fh, &f));
@@ -276,6 +285,7 @@ extern "C" int PMPI_File_get_position(MPI_File fh, MPI_Offset* offset) {
 MPR_WEAK_ALIAS(File_get_position);
 
 extern "C" int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset* disp) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_File_get_byte_offset";
   File* f;
   MPR_TRY(enter(fn, fh, &f));
@@ -284,14 +294,14 @@ extern "C" int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Off
   if (offset < 0)
     return file_error(f, MPI_ERR_ARG, fn, "negative offset %lld", static_cast<long long>(offset));
   const View& v = *f->view;
-  if (v.tile_size() == 0)
-    return file_error(f, MPI_ERR_IO, fn, "the view's filetype holds no data");
+  if (v.tile_size() == 0) return file_error(f, MPI_ERR_IO, fn, "the view's filetype holds no data");
   *disp = static_cast<MPI_Offset>(v.file_offset(static_cast<uint64_t>(offset) * v.esize()));
   return MPI_SUCCESS;
 }
 MPR_WEAK_ALIAS(File_get_byte_offset);
 
 extern "C" int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_File_seek_shared";
   File* f;
   MPR_TRY(enter(fn, fh, &f));
@@ -309,8 +319,10 @@ extern "C" int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
       root.err = e.err;
     } else {
       int64_t to = seek_target(fn, f, cur, offset, whence, &rc);
-      if (to < 0) root.rc = mpr::runtime::error_class_of(rc);
-      else if (SysError w = f->shfp.write(to)) root.err = w.err;
+      if (to < 0)
+        root.rc = mpr::runtime::error_class_of(rc);
+      else if (SysError w = f->shfp.write(to))
+        root.err = w.err;
     }
   }
   if (int r = file_bcast(fn, f->comm, &root, sizeof root, 0); r != MPI_SUCCESS)
@@ -318,8 +330,8 @@ extern "C" int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
   if (root.args[0] != offset || root.args[1] != whence)
     return file_error(f, MPI_ERR_NOT_SAME, fn,
                       "offset %lld and whence %d differ from rank 0's (%lld, %d)",
-                      static_cast<long long>(offset), whence,
-                      static_cast<long long>(root.args[0]), static_cast<int>(root.args[1]));
+                      static_cast<long long>(offset), whence, static_cast<long long>(root.args[0]),
+                      static_cast<int>(root.args[1]));
   if (root.err) return sys_error(f, fn, {root.err, "shared file pointer update", 0});
   if (root.rc != MPI_SUCCESS) {
     if (f->comm->rank() == 0) return rc;  // already raised, with its message
@@ -330,6 +342,7 @@ extern "C" int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
 MPR_WEAK_ALIAS(File_seek_shared);
 
 extern "C" int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset* offset) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_File_get_position_shared";
   File* f;
   MPR_TRY(enter(fn, fh, &f));

@@ -188,6 +188,7 @@ int type_attrs_delete_all(const char* fn, Datatype* t) {
 extern "C" int PMPI_Type_create_keyval(MPI_Type_copy_attr_function* type_copy_attr_fn,
                                        MPI_Type_delete_attr_function* type_delete_attr_fn,
                                        int* type_keyval, void* extra_state) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Type_create_keyval";
   MPR_TRY(check_running(fn));
   MPR_TRY(check_arg(fn, nullptr, type_keyval, "type_keyval is NULL"));
@@ -202,11 +203,13 @@ extern "C" int PMPI_Type_create_keyval(MPI_Type_copy_attr_function* type_copy_at
 MPR_WEAK_ALIAS(Type_create_keyval);
 
 extern "C" int PMPI_Type_free_keyval(int* type_keyval) {
+  MPR_ENTRY;
   return free_keyval("MPI_Type_free_keyval", type_keyval, AttrKind::kType);
 }
 MPR_WEAK_ALIAS(Type_free_keyval);
 
 extern "C" int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void* attribute_val) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Type_set_attr";
   Datatype* t;
   Keyval* kv;
@@ -219,6 +222,7 @@ MPR_WEAK_ALIAS(Type_set_attr);
 
 extern "C" int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void* attribute_val,
                                   int* flag) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Type_get_attr";
   Datatype* t;
   Keyval* kv;
@@ -234,6 +238,7 @@ extern "C" int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void* 
 MPR_WEAK_ALIAS(Type_get_attr);
 
 extern "C" int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Type_delete_attr";
   Datatype* t;
   Keyval* kv;
@@ -247,50 +252,62 @@ MPR_WEAK_ALIAS(Type_delete_attr);
 extern "C" int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function* copy_fn,
                                        MPI_Comm_delete_attr_function* delete_fn, int* keyval,
                                        void* extra_state) {
+  MPR_ENTRY;
   return create_keyval("MPI_Comm_create_keyval", copy_fn, delete_fn, keyval, extra_state);
 }
 MPR_WEAK_ALIAS(Comm_create_keyval);
 
 extern "C" int PMPI_Comm_free_keyval(int* keyval) {
+  MPR_ENTRY;
   return free_keyval("MPI_Comm_free_keyval", keyval);
 }
 MPR_WEAK_ALIAS(Comm_free_keyval);
 
 extern "C" int PMPI_Comm_set_attr(MPI_Comm comm, int keyval, void* attribute_val) {
+  MPR_ENTRY;
   return set_attr("MPI_Comm_set_attr", comm, keyval, attribute_val);
 }
 MPR_WEAK_ALIAS(Comm_set_attr);
 
 extern "C" int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void* attribute_val, int* flag) {
+  MPR_ENTRY;
   return get_attr("MPI_Comm_get_attr", comm, keyval, attribute_val, flag);
 }
 MPR_WEAK_ALIAS(Comm_get_attr);
 
 extern "C" int PMPI_Comm_delete_attr(MPI_Comm comm, int keyval) {
+  MPR_ENTRY;
   return delete_attr("MPI_Comm_delete_attr", comm, keyval);
 }
 MPR_WEAK_ALIAS(Comm_delete_attr);
 
 extern "C" int PMPI_Keyval_create(MPI_Copy_function* copy_fn, MPI_Delete_function* delete_fn,
                                   int* keyval, void* extra_state) {
+  MPR_ENTRY;
   return create_keyval("MPI_Keyval_create", copy_fn, delete_fn, keyval, extra_state);
 }
 MPR_WEAK_ALIAS(Keyval_create);
 
-extern "C" int PMPI_Keyval_free(int* keyval) { return free_keyval("MPI_Keyval_free", keyval); }
+extern "C" int PMPI_Keyval_free(int* keyval) {
+  MPR_ENTRY;
+  return free_keyval("MPI_Keyval_free", keyval);
+}
 MPR_WEAK_ALIAS(Keyval_free);
 
 extern "C" int PMPI_Attr_put(MPI_Comm comm, int keyval, void* attribute_val) {
+  MPR_ENTRY;
   return set_attr("MPI_Attr_put", comm, keyval, attribute_val);
 }
 MPR_WEAK_ALIAS(Attr_put);
 
 extern "C" int PMPI_Attr_get(MPI_Comm comm, int keyval, void* attribute_val, int* flag) {
+  MPR_ENTRY;
   return get_attr("MPI_Attr_get", comm, keyval, attribute_val, flag);
 }
 MPR_WEAK_ALIAS(Attr_get);
 
 extern "C" int PMPI_Attr_delete(MPI_Comm comm, int keyval) {
+  MPR_ENTRY;
   return delete_attr("MPI_Attr_delete", comm, keyval);
 }
 MPR_WEAK_ALIAS(Attr_delete);

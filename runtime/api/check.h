@@ -4,6 +4,7 @@
 
 #include <climits>
 
+#include "common/entry_lock.h"
 #include "mpi.h"
 #include "runtime/comm/comm.h"
 #include "runtime/core/errors.h"

@@ -558,48 +558,59 @@ int alltoallw(const char* fn, const void* sendbuf, Counts sendcounts, Displs sdi
 
 // ---- entry points ----------------------------------------------------------------------------
 
-extern "C" int PMPI_Barrier(MPI_Comm comm) { return barrier("MPI_Barrier", comm, nullptr); }
+extern "C" int PMPI_Barrier(MPI_Comm comm) {
+  MPR_ENTRY;
+  return barrier("MPI_Barrier", comm, nullptr);
+}
 MPR_WEAK_ALIAS(Barrier);
 extern "C" int PMPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   return barrier("MPI_Ibarrier", comm, request);
 }
 MPR_WEAK_ALIAS(Ibarrier);
 
 extern "C" int PMPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  MPR_ENTRY;
   return bcast("MPI_Bcast", buffer, count, datatype, root, comm, nullptr);
 }
 MPR_WEAK_ALIAS(Bcast);
 
 extern "C" int PMPI_Bcast_c(void* buffer, MPI_Count count, MPI_Datatype datatype, int root,
                             MPI_Comm comm) {
+  MPR_ENTRY;
   return bcast("MPI_Bcast_c", buffer, count, datatype, root, comm, nullptr);
 }
 MPR_WEAK_ALIAS(Bcast_c);
 extern "C" int PMPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                            MPI_Request* request) {
+  MPR_ENTRY;
   return bcast("MPI_Ibcast", buffer, count, datatype, root, comm, request);
 }
 MPR_WEAK_ALIAS(Ibcast);
 
 extern "C" int PMPI_Ibcast_c(void* buffer, MPI_Count count, MPI_Datatype datatype, int root,
                              MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   return bcast("MPI_Ibcast_c", buffer, count, datatype, root, comm, request);
 }
 MPR_WEAK_ALIAS(Ibcast_c);
 
 extern "C" int PMPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                            MPI_Op op, int root, MPI_Comm comm) {
+  MPR_ENTRY;
   return reduce("MPI_Reduce", sendbuf, recvbuf, count, datatype, op, root, comm, nullptr);
 }
 MPR_WEAK_ALIAS(Reduce);
 
 extern "C" int PMPI_Reduce_c(const void* sendbuf, void* recvbuf, MPI_Count count,
                              MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
+  MPR_ENTRY;
   return reduce("MPI_Reduce_c", sendbuf, recvbuf, count, datatype, op, root, comm, nullptr);
 }
 MPR_WEAK_ALIAS(Reduce_c);
 extern "C" int PMPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                             MPI_Op op, int root, MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   return reduce("MPI_Ireduce", sendbuf, recvbuf, count, datatype, op, root, comm, request);
 }
 MPR_WEAK_ALIAS(Ireduce);
@@ -607,23 +618,27 @@ MPR_WEAK_ALIAS(Ireduce);
 extern "C" int PMPI_Ireduce_c(const void* sendbuf, void* recvbuf, MPI_Count count,
                               MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
                               MPI_Request* request) {
+  MPR_ENTRY;
   return reduce("MPI_Ireduce_c", sendbuf, recvbuf, count, datatype, op, root, comm, request);
 }
 MPR_WEAK_ALIAS(Ireduce_c);
 
 extern "C" int PMPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                               MPI_Op op, MPI_Comm comm) {
+  MPR_ENTRY;
   return allreduce("MPI_Allreduce", sendbuf, recvbuf, count, datatype, op, comm, nullptr);
 }
 MPR_WEAK_ALIAS(Allreduce);
 
 extern "C" int PMPI_Allreduce_c(const void* sendbuf, void* recvbuf, MPI_Count count,
                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  MPR_ENTRY;
   return allreduce("MPI_Allreduce_c", sendbuf, recvbuf, count, datatype, op, comm, nullptr);
 }
 MPR_WEAK_ALIAS(Allreduce_c);
 extern "C" int PMPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                                MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   return allreduce("MPI_Iallreduce", sendbuf, recvbuf, count, datatype, op, comm, request);
 }
 MPR_WEAK_ALIAS(Iallreduce);
@@ -631,45 +646,53 @@ MPR_WEAK_ALIAS(Iallreduce);
 extern "C" int PMPI_Iallreduce_c(const void* sendbuf, void* recvbuf, MPI_Count count,
                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                  MPI_Request* request) {
+  MPR_ENTRY;
   return allreduce("MPI_Iallreduce_c", sendbuf, recvbuf, count, datatype, op, comm, request);
 }
 MPR_WEAK_ALIAS(Iallreduce_c);
 
 extern "C" int PMPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                          MPI_Op op, MPI_Comm comm) {
+  MPR_ENTRY;
   return scan("MPI_Scan", sendbuf, recvbuf, count, datatype, op, comm, false, nullptr);
 }
 MPR_WEAK_ALIAS(Scan);
 
 extern "C" int PMPI_Scan_c(const void* sendbuf, void* recvbuf, MPI_Count count,
                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  MPR_ENTRY;
   return scan("MPI_Scan_c", sendbuf, recvbuf, count, datatype, op, comm, false, nullptr);
 }
 MPR_WEAK_ALIAS(Scan_c);
 extern "C" int PMPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                           MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   return scan("MPI_Iscan", sendbuf, recvbuf, count, datatype, op, comm, false, request);
 }
 MPR_WEAK_ALIAS(Iscan);
 
 extern "C" int PMPI_Iscan_c(const void* sendbuf, void* recvbuf, MPI_Count count,
                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   return scan("MPI_Iscan_c", sendbuf, recvbuf, count, datatype, op, comm, false, request);
 }
 MPR_WEAK_ALIAS(Iscan_c);
 extern "C" int PMPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                            MPI_Op op, MPI_Comm comm) {
+  MPR_ENTRY;
   return scan("MPI_Exscan", sendbuf, recvbuf, count, datatype, op, comm, true, nullptr);
 }
 MPR_WEAK_ALIAS(Exscan);
 
 extern "C" int PMPI_Exscan_c(const void* sendbuf, void* recvbuf, MPI_Count count,
                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  MPR_ENTRY;
   return scan("MPI_Exscan_c", sendbuf, recvbuf, count, datatype, op, comm, true, nullptr);
 }
 MPR_WEAK_ALIAS(Exscan_c);
 extern "C" int PMPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                             MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   return scan("MPI_Iexscan", sendbuf, recvbuf, count, datatype, op, comm, true, request);
 }
 MPR_WEAK_ALIAS(Iexscan);
@@ -677,12 +700,14 @@ MPR_WEAK_ALIAS(Iexscan);
 extern "C" int PMPI_Iexscan_c(const void* sendbuf, void* recvbuf, MPI_Count count,
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                               MPI_Request* request) {
+  MPR_ENTRY;
   return scan("MPI_Iexscan_c", sendbuf, recvbuf, count, datatype, op, comm, true, request);
 }
 MPR_WEAK_ALIAS(Iexscan_c);
 
 extern "C" int PMPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  MPR_ENTRY;
   if (!recvcounts && running())
     return raise_error(to_comm(comm), MPI_ERR_ARG, "MPI_Reduce_scatter", "recvcounts is NULL");
   return reduce_scatter("MPI_Reduce_scatter", sendbuf, recvbuf, recvcounts, 0, datatype, op, comm,
@@ -693,6 +718,7 @@ MPR_WEAK_ALIAS(Reduce_scatter);
 extern "C" int PMPI_Reduce_scatter_c(const void* sendbuf, void* recvbuf,
                                      const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op,
                                      MPI_Comm comm) {
+  MPR_ENTRY;
   if (!recvcounts && running())
     return raise_error(to_comm(comm), MPI_ERR_ARG, "MPI_Reduce_scatter_c", "recvcounts is NULL");
   return reduce_scatter("MPI_Reduce_scatter_c", sendbuf, recvbuf, recvcounts, 0, datatype, op, comm,
@@ -702,6 +728,7 @@ MPR_WEAK_ALIAS(Reduce_scatter_c);
 extern "C" int PMPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                     MPI_Request* request) {
+  MPR_ENTRY;
   if (!recvcounts && running())
     return raise_error(to_comm(comm), MPI_ERR_ARG, "MPI_Ireduce_scatter", "recvcounts is NULL");
   return reduce_scatter("MPI_Ireduce_scatter", sendbuf, recvbuf, recvcounts, 0, datatype, op, comm,
@@ -712,6 +739,7 @@ MPR_WEAK_ALIAS(Ireduce_scatter);
 extern "C" int PMPI_Ireduce_scatter_c(const void* sendbuf, void* recvbuf,
                                       const MPI_Count recvcounts[], MPI_Datatype datatype,
                                       MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   if (!recvcounts && running())
     return raise_error(to_comm(comm), MPI_ERR_ARG, "MPI_Ireduce_scatter_c", "recvcounts is NULL");
   return reduce_scatter("MPI_Ireduce_scatter_c", sendbuf, recvbuf, recvcounts, 0, datatype, op,
@@ -720,6 +748,7 @@ extern "C" int PMPI_Ireduce_scatter_c(const void* sendbuf, void* recvbuf,
 MPR_WEAK_ALIAS(Ireduce_scatter_c);
 extern "C" int PMPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
                                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  MPR_ENTRY;
   return reduce_scatter("MPI_Reduce_scatter_block", sendbuf, recvbuf, nullptr, recvcount, datatype,
                         op, comm, nullptr);
 }
@@ -727,6 +756,7 @@ MPR_WEAK_ALIAS(Reduce_scatter_block);
 
 extern "C" int PMPI_Reduce_scatter_block_c(const void* sendbuf, void* recvbuf, MPI_Count recvcount,
                                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  MPR_ENTRY;
   return reduce_scatter("MPI_Reduce_scatter_block_c", sendbuf, recvbuf, nullptr, recvcount,
                         datatype, op, comm, nullptr);
 }
@@ -734,6 +764,7 @@ MPR_WEAK_ALIAS(Reduce_scatter_block_c);
 extern "C" int PMPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
                                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                           MPI_Request* request) {
+  MPR_ENTRY;
   return reduce_scatter("MPI_Ireduce_scatter_block", sendbuf, recvbuf, nullptr, recvcount, datatype,
                         op, comm, request);
 }
@@ -742,6 +773,7 @@ MPR_WEAK_ALIAS(Ireduce_scatter_block);
 extern "C" int PMPI_Ireduce_scatter_block_c(const void* sendbuf, void* recvbuf, MPI_Count recvcount,
                                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                             MPI_Request* request) {
+  MPR_ENTRY;
   return reduce_scatter("MPI_Ireduce_scatter_block_c", sendbuf, recvbuf, nullptr, recvcount,
                         datatype, op, comm, request);
 }
@@ -749,6 +781,7 @@ MPR_WEAK_ALIAS(Ireduce_scatter_block_c);
 
 extern "C" int PMPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                            int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  MPR_ENTRY;
   return gather("MPI_Gather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                 comm, nullptr);
 }
@@ -757,6 +790,7 @@ MPR_WEAK_ALIAS(Gather);
 extern "C" int PMPI_Gather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                              void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
                              MPI_Comm comm) {
+  MPR_ENTRY;
   return gather("MPI_Gather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                 comm, nullptr);
 }
@@ -764,6 +798,7 @@ MPR_WEAK_ALIAS(Gather_c);
 extern "C" int PMPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                             void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                             MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   return gather("MPI_Igather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                 comm, request);
 }
@@ -772,6 +807,7 @@ MPR_WEAK_ALIAS(Igather);
 extern "C" int PMPI_Igather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                               void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
                               MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   return gather("MPI_Igather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                 comm, request);
 }
@@ -779,6 +815,7 @@ MPR_WEAK_ALIAS(Igather_c);
 extern "C" int PMPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                             void* recvbuf, const int recvcounts[], const int displs[],
                             MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  MPR_ENTRY;
   return gatherv("MPI_Gatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                  root, comm, nullptr);
 }
@@ -787,6 +824,7 @@ MPR_WEAK_ALIAS(Gatherv);
 extern "C" int PMPI_Gatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                               void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
                               MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  MPR_ENTRY;
   return gatherv("MPI_Gatherv_c", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                  recvtype, root, comm, nullptr);
 }
@@ -794,6 +832,7 @@ MPR_WEAK_ALIAS(Gatherv_c);
 extern "C" int PMPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                              void* recvbuf, const int recvcounts[], const int displs[],
                              MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   return gatherv("MPI_Igatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                  recvtype, root, comm, request);
 }
@@ -803,6 +842,7 @@ extern "C" int PMPI_Igatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Dat
                                void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
                                MPI_Datatype recvtype, int root, MPI_Comm comm,
                                MPI_Request* request) {
+  MPR_ENTRY;
   return gatherv("MPI_Igatherv_c", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                  recvtype, root, comm, request);
 }
@@ -811,6 +851,7 @@ MPR_WEAK_ALIAS(Igatherv_c);
 extern "C" int PMPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                             void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                             MPI_Comm comm) {
+  MPR_ENTRY;
   return scatter("MPI_Scatter", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                  comm, nullptr);
 }
@@ -819,6 +860,7 @@ MPR_WEAK_ALIAS(Scatter);
 extern "C" int PMPI_Scatter_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                               void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
                               MPI_Comm comm) {
+  MPR_ENTRY;
   return scatter("MPI_Scatter_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                  comm, nullptr);
 }
@@ -826,6 +868,7 @@ MPR_WEAK_ALIAS(Scatter_c);
 extern "C" int PMPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                              void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                              MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   return scatter("MPI_Iscatter", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                  comm, request);
 }
@@ -834,6 +877,7 @@ MPR_WEAK_ALIAS(Iscatter);
 extern "C" int PMPI_Iscatter_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                                void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
                                MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   return scatter("MPI_Iscatter_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                  comm, request);
 }
@@ -841,6 +885,7 @@ MPR_WEAK_ALIAS(Iscatter_c);
 extern "C" int PMPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
                              MPI_Datatype sendtype, void* recvbuf, int recvcount,
                              MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  MPR_ENTRY;
   return scatterv("MPI_Scatterv", sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
                   recvtype, root, comm, nullptr);
 }
@@ -850,6 +895,7 @@ extern "C" int PMPI_Scatterv_c(const void* sendbuf, const MPI_Count sendcounts[]
                                const MPI_Aint displs[], MPI_Datatype sendtype, void* recvbuf,
                                MPI_Count recvcount, MPI_Datatype recvtype, int root,
                                MPI_Comm comm) {
+  MPR_ENTRY;
   return scatterv("MPI_Scatterv_c", sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
                   recvtype, root, comm, nullptr);
 }
@@ -858,6 +904,7 @@ extern "C" int PMPI_Iscatterv(const void* sendbuf, const int sendcounts[], const
                               MPI_Datatype sendtype, void* recvbuf, int recvcount,
                               MPI_Datatype recvtype, int root, MPI_Comm comm,
                               MPI_Request* request) {
+  MPR_ENTRY;
   return scatterv("MPI_Iscatterv", sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
                   recvtype, root, comm, request);
 }
@@ -867,6 +914,7 @@ extern "C" int PMPI_Iscatterv_c(const void* sendbuf, const MPI_Count sendcounts[
                                 const MPI_Aint displs[], MPI_Datatype sendtype, void* recvbuf,
                                 MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                                 MPI_Request* request) {
+  MPR_ENTRY;
   return scatterv("MPI_Iscatterv_c", sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
                   recvtype, root, comm, request);
 }
@@ -874,6 +922,7 @@ MPR_WEAK_ALIAS(Iscatterv_c);
 
 extern "C" int PMPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                               void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  MPR_ENTRY;
   return allgather("MPI_Allgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                    comm, nullptr);
 }
@@ -882,6 +931,7 @@ MPR_WEAK_ALIAS(Allgather);
 extern "C" int PMPI_Allgather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                                 void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                                 MPI_Comm comm) {
+  MPR_ENTRY;
   return allgather("MPI_Allgather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                    comm, nullptr);
 }
@@ -889,6 +939,7 @@ MPR_WEAK_ALIAS(Allgather_c);
 extern "C" int PMPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                MPI_Request* request) {
+  MPR_ENTRY;
   return allgather("MPI_Iallgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                    comm, request);
 }
@@ -897,6 +948,7 @@ MPR_WEAK_ALIAS(Iallgather);
 extern "C" int PMPI_Iallgather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                                  void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                                  MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   return allgather("MPI_Iallgather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                    comm, request);
 }
@@ -904,6 +956,7 @@ MPR_WEAK_ALIAS(Iallgather_c);
 extern "C" int PMPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                void* recvbuf, const int recvcounts[], const int displs[],
                                MPI_Datatype recvtype, MPI_Comm comm) {
+  MPR_ENTRY;
   return allgatherv("MPI_Allgatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                     recvtype, comm, nullptr);
 }
@@ -912,6 +965,7 @@ MPR_WEAK_ALIAS(Allgatherv);
 extern "C" int PMPI_Allgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                                  void* recvbuf, const MPI_Count recvcounts[],
                                  const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+  MPR_ENTRY;
   return allgatherv("MPI_Allgatherv_c", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                     recvtype, comm, nullptr);
 }
@@ -919,6 +973,7 @@ MPR_WEAK_ALIAS(Allgatherv_c);
 extern "C" int PMPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                 void* recvbuf, const int recvcounts[], const int displs[],
                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   return allgatherv("MPI_Iallgatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                     recvtype, comm, request);
 }
@@ -928,6 +983,7 @@ extern "C" int PMPI_Iallgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_
                                   void* recvbuf, const MPI_Count recvcounts[],
                                   const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
                                   MPI_Request* request) {
+  MPR_ENTRY;
   return allgatherv("MPI_Iallgatherv_c", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                     recvtype, comm, request);
 }
@@ -935,6 +991,7 @@ MPR_WEAK_ALIAS(Iallgatherv_c);
 
 extern "C" int PMPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                              void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  MPR_ENTRY;
   return alltoall("MPI_Alltoall", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                   nullptr);
 }
@@ -943,6 +1000,7 @@ MPR_WEAK_ALIAS(Alltoall);
 extern "C" int PMPI_Alltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                                void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                                MPI_Comm comm) {
+  MPR_ENTRY;
   return alltoall("MPI_Alltoall_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                   comm, nullptr);
 }
@@ -950,6 +1008,7 @@ MPR_WEAK_ALIAS(Alltoall_c);
 extern "C" int PMPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                               void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                               MPI_Request* request) {
+  MPR_ENTRY;
   return alltoall("MPI_Ialltoall", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                   request);
 }
@@ -958,6 +1017,7 @@ MPR_WEAK_ALIAS(Ialltoall);
 extern "C" int PMPI_Ialltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                                 void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                                 MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   return alltoall("MPI_Ialltoall_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                   comm, request);
 }
@@ -965,6 +1025,7 @@ MPR_WEAK_ALIAS(Ialltoall_c);
 extern "C" int PMPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                               MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                               const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  MPR_ENTRY;
   return alltoallv("MPI_Alltoallv", sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                    rdispls, recvtype, comm, nullptr);
 }
@@ -974,6 +1035,7 @@ extern "C" int PMPI_Alltoallv_c(const void* sendbuf, const MPI_Count sendcounts[
                                 const MPI_Aint sdispls[], MPI_Datatype sendtype, void* recvbuf,
                                 const MPI_Count recvcounts[], const MPI_Aint rdispls[],
                                 MPI_Datatype recvtype, MPI_Comm comm) {
+  MPR_ENTRY;
   return alltoallv("MPI_Alltoallv_c", sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                    rdispls, recvtype, comm, nullptr);
 }
@@ -982,6 +1044,7 @@ extern "C" int PMPI_Ialltoallv(const void* sendbuf, const int sendcounts[], cons
                                MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                                const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                                MPI_Request* request) {
+  MPR_ENTRY;
   return alltoallv("MPI_Ialltoallv", sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                    rdispls, recvtype, comm, request);
 }
@@ -991,6 +1054,7 @@ extern "C" int PMPI_Ialltoallv_c(const void* sendbuf, const MPI_Count sendcounts
                                  const MPI_Aint sdispls[], MPI_Datatype sendtype, void* recvbuf,
                                  const MPI_Count recvcounts[], const MPI_Aint rdispls[],
                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   return alltoallv("MPI_Ialltoallv_c", sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                    rdispls, recvtype, comm, request);
 }
@@ -998,6 +1062,7 @@ MPR_WEAK_ALIAS(Ialltoallv_c);
 extern "C" int PMPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
                               const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                               const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  MPR_ENTRY;
   return alltoallw("MPI_Alltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                    rdispls, recvtypes, comm, nullptr);
 }
@@ -1008,6 +1073,7 @@ extern "C" int PMPI_Alltoallw_c(const void* sendbuf, const MPI_Count sendcounts[
                                 void* recvbuf, const MPI_Count recvcounts[],
                                 const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                                 MPI_Comm comm) {
+  MPR_ENTRY;
   return alltoallw("MPI_Alltoallw_c", sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                    rdispls, recvtypes, comm, nullptr);
 }
@@ -1017,6 +1083,7 @@ extern "C" int PMPI_Ialltoallw(const void* sendbuf, const int sendcounts[], cons
                                const int recvcounts[], const int rdispls[],
                                const MPI_Datatype recvtypes[], MPI_Comm comm,
                                MPI_Request* request) {
+  MPR_ENTRY;
   return alltoallw("MPI_Ialltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                    rdispls, recvtypes, comm, request);
 }
@@ -1027,6 +1094,7 @@ extern "C" int PMPI_Ialltoallw_c(const void* sendbuf, const MPI_Count sendcounts
                                  void* recvbuf, const MPI_Count recvcounts[],
                                  const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                                  MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   return alltoallw("MPI_Ialltoallw_c", sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                    rdispls, recvtypes, comm, request);
 }
@@ -1058,12 +1126,14 @@ int reduce_local(const char* fn, const void* inbuf, void* inoutbuf, MPI_Count co
 
 extern "C" int PMPI_Reduce_local(const void* inbuf, void* inoutbuf, int count,
                                  MPI_Datatype datatype, MPI_Op op) {
+  MPR_ENTRY;
   return reduce_local("MPI_Reduce_local", inbuf, inoutbuf, count, datatype, op);
 }
 MPR_WEAK_ALIAS(Reduce_local);
 
 extern "C" int PMPI_Reduce_local_c(const void* inbuf, void* inoutbuf, MPI_Count count,
                                    MPI_Datatype datatype, MPI_Op op) {
+  MPR_ENTRY;
   return reduce_local("MPI_Reduce_local_c", inbuf, inoutbuf, count, datatype, op);
 }
 MPR_WEAK_ALIAS(Reduce_local_c);
@@ -1071,6 +1141,7 @@ MPR_WEAK_ALIAS(Reduce_local_c);
 // ---- persistent collectives (MPI-4): each MPI_Start runs the nonblocking form ----------------
 
 extern "C" int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Barrier_init";
   return persistent_init(
       fn, comm, info, false, {}, [=](MPI_Request* r) { return barrier(fn, comm, r); }, request);
@@ -1079,6 +1150,7 @@ MPR_WEAK_ALIAS(Barrier_init);
 
 extern "C" int PMPI_Bcast_init(void* buffer, int count, MPI_Datatype datatype, int root,
                                MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Bcast_init";
   return persistent_init(
       fn, comm, info, false, {datatype},
@@ -1088,6 +1160,7 @@ MPR_WEAK_ALIAS(Bcast_init);
 
 extern "C" int PMPI_Bcast_init_c(void* buffer, MPI_Count count, MPI_Datatype datatype, int root,
                                  MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Bcast_init_c";
   return persistent_init(
       fn, comm, info, false, {datatype},
@@ -1098,6 +1171,7 @@ MPR_WEAK_ALIAS(Bcast_init_c);
 extern "C" int PMPI_Reduce_init(const void* sendbuf, void* recvbuf, int count,
                                 MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
                                 MPI_Info info, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Reduce_init";
   return persistent_init(
       fn, comm, info, false, {datatype},
@@ -1111,6 +1185,7 @@ MPR_WEAK_ALIAS(Reduce_init);
 extern "C" int PMPI_Reduce_init_c(const void* sendbuf, void* recvbuf, MPI_Count count,
                                   MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
                                   MPI_Info info, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Reduce_init_c";
   return persistent_init(
       fn, comm, info, false, {datatype},
@@ -1124,6 +1199,7 @@ MPR_WEAK_ALIAS(Reduce_init_c);
 extern "C" int PMPI_Allreduce_init(const void* sendbuf, void* recvbuf, int count,
                                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                    MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Allreduce_init";
   return persistent_init(
       fn, comm, info, false, {datatype},
@@ -1135,6 +1211,7 @@ MPR_WEAK_ALIAS(Allreduce_init);
 extern "C" int PMPI_Allreduce_init_c(const void* sendbuf, void* recvbuf, MPI_Count count,
                                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                      MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Allreduce_init_c";
   return persistent_init(
       fn, comm, info, false, {datatype},
@@ -1145,6 +1222,7 @@ MPR_WEAK_ALIAS(Allreduce_init_c);
 
 extern "C" int PMPI_Scan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                               MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Scan_init";
   return persistent_init(
       fn, comm, info, false, {datatype},
@@ -1158,6 +1236,7 @@ MPR_WEAK_ALIAS(Scan_init);
 extern "C" int PMPI_Scan_init_c(const void* sendbuf, void* recvbuf, MPI_Count count,
                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                 MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Scan_init_c";
   return persistent_init(
       fn, comm, info, false, {datatype},
@@ -1171,6 +1250,7 @@ MPR_WEAK_ALIAS(Scan_init_c);
 extern "C" int PMPI_Exscan_init(const void* sendbuf, void* recvbuf, int count,
                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                 MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Exscan_init";
   return persistent_init(
       fn, comm, info, false, {datatype},
@@ -1184,6 +1264,7 @@ MPR_WEAK_ALIAS(Exscan_init);
 extern "C" int PMPI_Exscan_init_c(const void* sendbuf, void* recvbuf, MPI_Count count,
                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                   MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Exscan_init_c";
   return persistent_init(
       fn, comm, info, false, {datatype},
@@ -1197,6 +1278,7 @@ MPR_WEAK_ALIAS(Exscan_init_c);
 extern "C" int PMPI_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvcounts[],
                                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                         MPI_Info info, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Reduce_scatter_init";
   if (!recvcounts && running())
     return raise_error(to_comm(comm), MPI_ERR_ARG, fn, "recvcounts is NULL");
@@ -1213,6 +1295,7 @@ extern "C" int PMPI_Reduce_scatter_init_c(const void* sendbuf, void* recvbuf,
                                           const MPI_Count recvcounts[], MPI_Datatype datatype,
                                           MPI_Op op, MPI_Comm comm, MPI_Info info,
                                           MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Reduce_scatter_init_c";
   if (!recvcounts && running())
     return raise_error(to_comm(comm), MPI_ERR_ARG, fn, "recvcounts is NULL");
@@ -1228,6 +1311,7 @@ MPR_WEAK_ALIAS(Reduce_scatter_init_c);
 extern "C" int PMPI_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcount,
                                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                               MPI_Info info, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Reduce_scatter_block_init";
   return persistent_init(
       fn, comm, info, false, {datatype},
@@ -1242,6 +1326,7 @@ extern "C" int PMPI_Reduce_scatter_block_init_c(const void* sendbuf, void* recvb
                                                 MPI_Count recvcount, MPI_Datatype datatype,
                                                 MPI_Op op, MPI_Comm comm, MPI_Info info,
                                                 MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Reduce_scatter_block_init_c";
   return persistent_init(
       fn, comm, info, false, {datatype},
@@ -1255,6 +1340,7 @@ MPR_WEAK_ALIAS(Reduce_scatter_block_init_c);
 extern "C" int PMPI_Gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                 void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                                 MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Gather_init";
   return persistent_init(
       fn, comm, info, false, {sendtype, recvtype},
@@ -1269,6 +1355,7 @@ MPR_WEAK_ALIAS(Gather_init);
 extern "C" int PMPI_Gather_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                                   void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                                   int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Gather_init_c";
   return persistent_init(
       fn, comm, info, false, {sendtype, recvtype},
@@ -1284,6 +1371,7 @@ extern "C" int PMPI_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatyp
                                  void* recvbuf, const int recvcounts[], const int displs[],
                                  MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                                  MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Gatherv_init";
   return persistent_init(
       fn, comm, info, false, {sendtype, recvtype},
@@ -1299,6 +1387,7 @@ extern "C" int PMPI_Gatherv_init_c(const void* sendbuf, MPI_Count sendcount, MPI
                                    void* recvbuf, const MPI_Count recvcounts[],
                                    const MPI_Aint displs[], MPI_Datatype recvtype, int root,
                                    MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Gatherv_init_c";
   return persistent_init(
       fn, comm, info, false, {sendtype, recvtype},
@@ -1313,6 +1402,7 @@ MPR_WEAK_ALIAS(Gatherv_init_c);
 extern "C" int PMPI_Scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                  void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                                  MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Scatter_init";
   return persistent_init(
       fn, comm, info, false, {sendtype, recvtype},
@@ -1327,6 +1417,7 @@ MPR_WEAK_ALIAS(Scatter_init);
 extern "C" int PMPI_Scatter_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                                    void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                                    int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Scatter_init_c";
   return persistent_init(
       fn, comm, info, false, {sendtype, recvtype},
@@ -1342,6 +1433,7 @@ extern "C" int PMPI_Scatterv_init(const void* sendbuf, const int sendcounts[], c
                                   MPI_Datatype sendtype, void* recvbuf, int recvcount,
                                   MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                                   MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Scatterv_init";
   return persistent_init(
       fn, comm, info, false, {sendtype, recvtype},
@@ -1357,6 +1449,7 @@ extern "C" int PMPI_Scatterv_init_c(const void* sendbuf, const MPI_Count sendcou
                                     const MPI_Aint displs[], MPI_Datatype sendtype, void* recvbuf,
                                     MPI_Count recvcount, MPI_Datatype recvtype, int root,
                                     MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Scatterv_init_c";
   return persistent_init(
       fn, comm, info, false, {sendtype, recvtype},
@@ -1371,6 +1464,7 @@ MPR_WEAK_ALIAS(Scatterv_init_c);
 extern "C" int PMPI_Allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                    void* recvbuf, int recvcount, MPI_Datatype recvtype,
                                    MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Allgather_init";
   return persistent_init(
       fn, comm, info, false, {sendtype, recvtype},
@@ -1385,6 +1479,7 @@ extern "C" int PMPI_Allgather_init_c(const void* sendbuf, MPI_Count sendcount,
                                      MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount,
                                      MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                      MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Allgather_init_c";
   return persistent_init(
       fn, comm, info, false, {sendtype, recvtype},
@@ -1399,6 +1494,7 @@ extern "C" int PMPI_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Data
                                     void* recvbuf, const int recvcounts[], const int displs[],
                                     MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                     MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Allgatherv_init";
   return persistent_init(
       fn, comm, info, false, {sendtype, recvtype},
@@ -1415,6 +1511,7 @@ extern "C" int PMPI_Allgatherv_init_c(const void* sendbuf, MPI_Count sendcount,
                                       const MPI_Count recvcounts[], const MPI_Aint displs[],
                                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                       MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Allgatherv_init_c";
   return persistent_init(
       fn, comm, info, false, {sendtype, recvtype},
@@ -1429,6 +1526,7 @@ MPR_WEAK_ALIAS(Allgatherv_init_c);
 extern "C" int PMPI_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                   void* recvbuf, int recvcount, MPI_Datatype recvtype,
                                   MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Alltoall_init";
   return persistent_init(
       fn, comm, info, false, {sendtype, recvtype},
@@ -1442,6 +1540,7 @@ MPR_WEAK_ALIAS(Alltoall_init);
 extern "C" int PMPI_Alltoall_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                                     void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                                     MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Alltoall_init_c";
   return persistent_init(
       fn, comm, info, false, {sendtype, recvtype},
@@ -1456,6 +1555,7 @@ extern "C" int PMPI_Alltoallv_init(const void* sendbuf, const int sendcounts[], 
                                    MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                                    MPI_Info info, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Alltoallv_init";
   return persistent_init(
       fn, comm, info, false, {sendtype, recvtype},
@@ -1472,6 +1572,7 @@ extern "C" int PMPI_Alltoallv_init_c(const void* sendbuf, const MPI_Count sendco
                                      const MPI_Count recvcounts[], const MPI_Aint rdispls[],
                                      MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                      MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Alltoallv_init_c";
   return persistent_init(
       fn, comm, info, false, {sendtype, recvtype},
@@ -1488,6 +1589,7 @@ extern "C" int PMPI_Alltoallw_init(const void* sendbuf, const int sendcounts[], 
                                    const int recvcounts[], const int rdispls[],
                                    const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
                                    MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Alltoallw_init";
   return persistent_init(
       fn, comm, info, false, {},
@@ -1504,6 +1606,7 @@ extern "C" int PMPI_Alltoallw_init_c(const void* sendbuf, const MPI_Count sendco
                                      void* recvbuf, const MPI_Count recvcounts[],
                                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                                      MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Alltoallw_init_c";
   return persistent_init(
       fn, comm, info, false, {},

@@ -17,6 +17,7 @@ using namespace mpr::runtime;
 using namespace mpr::runtime::api;
 
 extern "C" int PMPI_Comm_rank(MPI_Comm h, int* rank) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Comm_rank";
   Comm* comm;
   MPR_TRY(check_running(fn));
@@ -28,6 +29,7 @@ extern "C" int PMPI_Comm_rank(MPI_Comm h, int* rank) {
 MPR_WEAK_ALIAS(Comm_rank);
 
 extern "C" int PMPI_Comm_size(MPI_Comm h, int* size) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Comm_size";
   Comm* comm;
   MPR_TRY(check_running(fn));
@@ -39,6 +41,7 @@ extern "C" int PMPI_Comm_size(MPI_Comm h, int* size) {
 MPR_WEAK_ALIAS(Comm_size);
 
 extern "C" int PMPI_Comm_dup(MPI_Comm h, MPI_Comm* newcomm) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Comm_dup";
   Comm* comm;
   MPR_TRY(check_running(fn));
@@ -52,6 +55,7 @@ extern "C" int PMPI_Comm_dup(MPI_Comm h, MPI_Comm* newcomm) {
 MPR_WEAK_ALIAS(Comm_dup);
 
 extern "C" int PMPI_Comm_free(MPI_Comm* h) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Comm_free";
   MPR_TRY(check_running(fn));
   MPR_TRY(check_arg(fn, nullptr, h, "comm is NULL"));
@@ -71,6 +75,7 @@ extern "C" int PMPI_Comm_free(MPI_Comm* h) {
 MPR_WEAK_ALIAS(Comm_free);
 
 extern "C" int PMPI_Comm_compare(MPI_Comm h1, MPI_Comm h2, int* result) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Comm_compare";
   Comm *a, *b;
   MPR_TRY(check_running(fn));
@@ -83,6 +88,7 @@ extern "C" int PMPI_Comm_compare(MPI_Comm h1, MPI_Comm h2, int* result) {
 MPR_WEAK_ALIAS(Comm_compare);
 
 extern "C" int PMPI_Comm_get_name(MPI_Comm h, char* comm_name, int* resultlen) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Comm_get_name";
   Comm* comm;
   MPR_TRY(check_running(fn));
@@ -98,6 +104,7 @@ extern "C" int PMPI_Comm_get_name(MPI_Comm h, char* comm_name, int* resultlen) {
 MPR_WEAK_ALIAS(Comm_get_name);
 
 extern "C" int PMPI_Comm_set_name(MPI_Comm h, const char* comm_name) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Comm_set_name";
   Comm* comm;
   MPR_TRY(check_running(fn));
@@ -130,6 +137,7 @@ int copy_hints(Comm* c, const Info* info) {
 }  // namespace
 
 extern "C" int PMPI_Comm_split(MPI_Comm h, int color, int key, MPI_Comm* newcomm) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Comm_split";
   Comm* comm;
   MPR_TRY(check_running(fn));
@@ -145,6 +153,7 @@ MPR_WEAK_ALIAS(Comm_split);
 
 extern "C" int PMPI_Comm_split_type(MPI_Comm h, int split_type, int key, MPI_Info info,
                                     MPI_Comm* newcomm) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Comm_split_type";
   Comm* comm;
   Info* in;
@@ -189,6 +198,7 @@ extern "C" int PMPI_Comm_split_type(MPI_Comm h, int split_type, int key, MPI_Inf
 MPR_WEAK_ALIAS(Comm_split_type);
 
 extern "C" int PMPI_Comm_create(MPI_Comm h, MPI_Group group, MPI_Comm* newcomm) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Comm_create";
   Comm* comm;
   Group* g;
@@ -213,6 +223,7 @@ extern "C" int PMPI_Comm_create(MPI_Comm h, MPI_Group group, MPI_Comm* newcomm) 
 MPR_WEAK_ALIAS(Comm_create);
 
 extern "C" int PMPI_Comm_create_group(MPI_Comm h, MPI_Group group, int tag, MPI_Comm* newcomm) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Comm_create_group";
   Comm* comm;
   Group* g;
@@ -239,6 +250,7 @@ extern "C" int PMPI_Comm_create_group(MPI_Comm h, MPI_Group group, int tag, MPI_
 MPR_WEAK_ALIAS(Comm_create_group);
 
 extern "C" int PMPI_Comm_dup_with_info(MPI_Comm h, MPI_Info info, MPI_Comm* newcomm) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Comm_dup_with_info";
   Comm* comm;
   Info* in;
@@ -254,6 +266,7 @@ extern "C" int PMPI_Comm_dup_with_info(MPI_Comm h, MPI_Info info, MPI_Comm* newc
 MPR_WEAK_ALIAS(Comm_dup_with_info);
 
 extern "C" int PMPI_Comm_idup(MPI_Comm h, MPI_Comm* newcomm, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Comm_idup";
   Comm* comm;
   MPR_TRY(check_running(fn));
@@ -266,6 +279,7 @@ MPR_WEAK_ALIAS(Comm_idup);
 
 extern "C" int PMPI_Comm_idup_with_info(MPI_Comm h, MPI_Info info, MPI_Comm* newcomm,
                                         MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Comm_idup_with_info";
   Comm* comm;
   Info* in;
@@ -282,6 +296,7 @@ extern "C" int PMPI_Comm_idup_with_info(MPI_Comm h, MPI_Info info, MPI_Comm* new
 MPR_WEAK_ALIAS(Comm_idup_with_info);
 
 extern "C" int PMPI_Comm_set_info(MPI_Comm h, MPI_Info info) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Comm_set_info";
   Comm* comm;
   Info* in;
@@ -293,6 +308,7 @@ extern "C" int PMPI_Comm_set_info(MPI_Comm h, MPI_Info info) {
 MPR_WEAK_ALIAS(Comm_set_info);
 
 extern "C" int PMPI_Comm_get_info(MPI_Comm h, MPI_Info* info_used) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Comm_get_info";
   Comm* comm;
   MPR_TRY(check_running(fn));
@@ -306,6 +322,7 @@ extern "C" int PMPI_Comm_get_info(MPI_Comm h, MPI_Info* info_used) {
 MPR_WEAK_ALIAS(Comm_get_info);
 
 extern "C" int PMPI_Comm_test_inter(MPI_Comm h, int* flag) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Comm_test_inter";
   Comm* comm;
   MPR_TRY(check_running(fn));
@@ -317,6 +334,7 @@ extern "C" int PMPI_Comm_test_inter(MPI_Comm h, int* flag) {
 MPR_WEAK_ALIAS(Comm_test_inter);
 
 extern "C" int PMPI_Comm_remote_size(MPI_Comm h, int* size) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Comm_remote_size";
   Comm* comm;
   MPR_TRY(check_running(fn));
@@ -330,6 +348,7 @@ MPR_WEAK_ALIAS(Comm_remote_size);
 
 extern "C" int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
                                      int remote_leader, int tag, MPI_Comm* newintercomm) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Intercomm_create";
   Comm *local, *peer = nullptr;
   MPR_TRY(check_running(fn));
@@ -356,6 +375,7 @@ extern "C" int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_
 MPR_WEAK_ALIAS(Intercomm_create);
 
 extern "C" int PMPI_Intercomm_merge(MPI_Comm h, int high, MPI_Comm* newintracomm) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Intercomm_merge";
   Comm* comm;
   MPR_TRY(check_running(fn));
@@ -369,6 +389,7 @@ extern "C" int PMPI_Intercomm_merge(MPI_Comm h, int high, MPI_Comm* newintracomm
 MPR_WEAK_ALIAS(Intercomm_merge);
 
 extern "C" int PMPI_Comm_get_parent(MPI_Comm* parent) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Comm_get_parent";
   MPR_TRY(check_running(fn));
   MPR_TRY(check_arg(fn, nullptr, parent, "parent is NULL"));
@@ -378,6 +399,7 @@ extern "C" int PMPI_Comm_get_parent(MPI_Comm* parent) {
 MPR_WEAK_ALIAS(Comm_get_parent);
 
 extern "C" int PMPI_Comm_disconnect(MPI_Comm* h) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Comm_disconnect";
   MPR_TRY(check_running(fn));
   MPR_TRY(check_arg(fn, nullptr, h, "comm is NULL"));

@@ -205,6 +205,7 @@ int build_resized(const char* fn, MPI_Datatype oldtype, MPI_Datatype* newtype, M
 // ---- constructors, each followed by its large-count (_c) form ---------------------------------
 
 extern "C" int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  MPR_ENTRY;
   return build_contiguous("MPI_Type_contiguous", count, oldtype, newtype,
                           [&](Datatype* old) { return dt::make_contiguous(count, old); });
 }
@@ -212,6 +213,7 @@ MPR_WEAK_ALIAS(Type_contiguous);
 
 extern "C" int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype,
                                       MPI_Datatype* newtype) {
+  MPR_ENTRY;
   return build_contiguous("MPI_Type_contiguous_c", count, oldtype, newtype,
                           [&](Datatype* old) { return dt::make_contiguous_c(count, old); });
 }
@@ -219,6 +221,7 @@ MPR_WEAK_ALIAS(Type_contiguous_c);
 
 extern "C" int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
                                 MPI_Datatype* newtype) {
+  MPR_ENTRY;
   return build_vector(
       "MPI_Type_vector", count, blocklength, false, nullptr, oldtype, newtype,
       [&](Datatype* old) { return dt::make_vector(count, blocklength, stride, old); });
@@ -227,6 +230,7 @@ MPR_WEAK_ALIAS(Type_vector);
 
 extern "C" int PMPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
                                   MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  MPR_ENTRY;
   return build_vector(
       "MPI_Type_vector_c", count, blocklength, false, nullptr, oldtype, newtype,
       [&](Datatype* old) { return dt::make_vector_c(count, blocklength, stride, old); });
@@ -235,6 +239,7 @@ MPR_WEAK_ALIAS(Type_vector_c);
 
 extern "C" int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride,
                                         MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  MPR_ENTRY;
   return build_vector(
       "MPI_Type_create_hvector", count, blocklength, false, nullptr, oldtype, newtype,
       [&](Datatype* old) { return dt::make_hvector(count, blocklength, stride, old); });
@@ -243,6 +248,7 @@ MPR_WEAK_ALIAS(Type_create_hvector);
 
 extern "C" int PMPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
                                           MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  MPR_ENTRY;
   return build_vector(
       "MPI_Type_create_hvector_c", count, blocklength, false, nullptr, oldtype, newtype,
       [&](Datatype* old) { return dt::make_hvector_c(count, blocklength, stride, old); });
@@ -252,6 +258,7 @@ MPR_WEAK_ALIAS(Type_create_hvector_c);
 // The MPI-1 name, still called by older codes.
 extern "C" int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
                                  MPI_Datatype* newtype) {
+  MPR_ENTRY;
   return PMPI_Type_create_hvector(count, blocklength, stride, oldtype, newtype);
 }
 MPR_WEAK_ALIAS(Type_hvector);
@@ -261,6 +268,7 @@ MPR_WEAK_ALIAS(Type_hvector);
 extern "C" int PMPI_Type_hindexed(int count, const int array_of_blocklengths[],
                                   const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
                                   MPI_Datatype* newtype) {
+  MPR_ENTRY;
   return PMPI_Type_create_hindexed(count, array_of_blocklengths, array_of_displacements, oldtype,
                                    newtype);
 }
@@ -269,29 +277,34 @@ MPR_WEAK_ALIAS(Type_hindexed);
 extern "C" int PMPI_Type_struct(int count, const int array_of_blocklengths[],
                                 const MPI_Aint array_of_displacements[],
                                 const MPI_Datatype array_of_types[], MPI_Datatype* newtype) {
+  MPR_ENTRY;
   return PMPI_Type_create_struct(count, array_of_blocklengths, array_of_displacements,
                                  array_of_types, newtype);
 }
 MPR_WEAK_ALIAS(Type_struct);
 
 extern "C" int PMPI_Address(const void* location, MPI_Aint* address) {
+  MPR_ENTRY;
   return PMPI_Get_address(location, address);
 }
 MPR_WEAK_ALIAS(Address);
 
 extern "C" int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint* extent) {
+  MPR_ENTRY;
   MPI_Aint lb;
   return PMPI_Type_get_extent(datatype, &lb, extent);
 }
 MPR_WEAK_ALIAS(Type_extent);
 
 extern "C" int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint* displacement) {
+  MPR_ENTRY;
   MPI_Aint extent;
   return PMPI_Type_get_extent(datatype, displacement, &extent);
 }
 MPR_WEAK_ALIAS(Type_lb);
 
 extern "C" int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint* displacement) {
+  MPR_ENTRY;
   MPI_Aint lb, extent;
   int rc = PMPI_Type_get_extent(datatype, &lb, &extent);
   if (rc == MPI_SUCCESS && displacement) *displacement = lb + extent;
@@ -302,6 +315,7 @@ MPR_WEAK_ALIAS(Type_ub);
 extern "C" int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
                                  const int array_of_displacements[], MPI_Datatype oldtype,
                                  MPI_Datatype* newtype) {
+  MPR_ENTRY;
   return build_indexed("MPI_Type_indexed", count, array_of_blocklengths, array_of_displacements,
                        oldtype, newtype, [&](Datatype* old) {
                          return dt::make_indexed(count, array_of_blocklengths,
@@ -313,6 +327,7 @@ MPR_WEAK_ALIAS(Type_indexed);
 extern "C" int PMPI_Type_indexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
                                    const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
                                    MPI_Datatype* newtype) {
+  MPR_ENTRY;
   return build_indexed("MPI_Type_indexed_c", count, array_of_blocklengths, array_of_displacements,
                        oldtype, newtype, [&](Datatype* old) {
                          return dt::make_indexed_c(count, array_of_blocklengths,
@@ -324,6 +339,7 @@ MPR_WEAK_ALIAS(Type_indexed_c);
 extern "C" int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
                                          const MPI_Aint array_of_displacements[],
                                          MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  MPR_ENTRY;
   return build_indexed("MPI_Type_create_hindexed", count, array_of_blocklengths,
                        array_of_displacements, oldtype, newtype, [&](Datatype* old) {
                          return dt::make_hindexed(count, array_of_blocklengths,
@@ -335,6 +351,7 @@ MPR_WEAK_ALIAS(Type_create_hindexed);
 extern "C" int PMPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
                                            const MPI_Count array_of_displacements[],
                                            MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  MPR_ENTRY;
   return build_indexed("MPI_Type_create_hindexed_c", count, array_of_blocklengths,
                        array_of_displacements, oldtype, newtype, [&](Datatype* old) {
                          return dt::make_hindexed_c(count, array_of_blocklengths,
@@ -346,6 +363,7 @@ MPR_WEAK_ALIAS(Type_create_hindexed_c);
 extern "C" int PMPI_Type_create_indexed_block(int count, int blocklength,
                                               const int array_of_displacements[],
                                               MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  MPR_ENTRY;
   return build_vector("MPI_Type_create_indexed_block", count, blocklength, true,
                       array_of_displacements, oldtype, newtype, [&](Datatype* old) {
                         return dt::make_indexed_block(count, blocklength, array_of_displacements,
@@ -357,6 +375,7 @@ MPR_WEAK_ALIAS(Type_create_indexed_block);
 extern "C" int PMPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength,
                                                 const MPI_Count array_of_displacements[],
                                                 MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  MPR_ENTRY;
   return build_vector("MPI_Type_create_indexed_block_c", count, blocklength, true,
                       array_of_displacements, oldtype, newtype, [&](Datatype* old) {
                         return dt::make_indexed_block_c(count, blocklength, array_of_displacements,
@@ -368,6 +387,7 @@ MPR_WEAK_ALIAS(Type_create_indexed_block_c);
 extern "C" int PMPI_Type_create_hindexed_block(int count, int blocklength,
                                                const MPI_Aint array_of_displacements[],
                                                MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  MPR_ENTRY;
   return build_vector("MPI_Type_create_hindexed_block", count, blocklength, true,
                       array_of_displacements, oldtype, newtype, [&](Datatype* old) {
                         return dt::make_hindexed_block(count, blocklength, array_of_displacements,
@@ -379,6 +399,7 @@ MPR_WEAK_ALIAS(Type_create_hindexed_block);
 extern "C" int PMPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength,
                                                  const MPI_Count array_of_displacements[],
                                                  MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  MPR_ENTRY;
   return build_vector("MPI_Type_create_hindexed_block_c", count, blocklength, true,
                       array_of_displacements, oldtype, newtype, [&](Datatype* old) {
                         return dt::make_hindexed_block_c(count, blocklength, array_of_displacements,
@@ -390,6 +411,7 @@ MPR_WEAK_ALIAS(Type_create_hindexed_block_c);
 extern "C" int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
                                        const MPI_Aint array_of_displacements[],
                                        const MPI_Datatype array_of_types[], MPI_Datatype* newtype) {
+  MPR_ENTRY;
   return build_struct("MPI_Type_create_struct", count, array_of_blocklengths,
                       array_of_displacements, array_of_types, newtype, [&](Datatype** types) {
                         return dt::make_struct(count, array_of_blocklengths, array_of_displacements,
@@ -402,6 +424,7 @@ extern "C" int PMPI_Type_create_struct_c(MPI_Count count, const MPI_Count array_
                                          const MPI_Count array_of_displacements[],
                                          const MPI_Datatype array_of_types[],
                                          MPI_Datatype* newtype) {
+  MPR_ENTRY;
   return build_struct("MPI_Type_create_struct_c", count, array_of_blocklengths,
                       array_of_displacements, array_of_types, newtype, [&](Datatype** types) {
                         return dt::make_struct_c(count, array_of_blocklengths,
@@ -413,6 +436,7 @@ MPR_WEAK_ALIAS(Type_create_struct_c);
 extern "C" int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[],
                                          const int array_of_subsizes[], const int array_of_starts[],
                                          int order, MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  MPR_ENTRY;
   return build_subarray("MPI_Type_create_subarray", ndims, array_of_sizes, array_of_subsizes,
                         array_of_starts, order, oldtype, newtype, [&](Datatype* old) {
                           return dt::make_subarray(ndims, array_of_sizes, array_of_subsizes,
@@ -425,6 +449,7 @@ extern "C" int PMPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_s
                                            const MPI_Count array_of_subsizes[],
                                            const MPI_Count array_of_starts[], int order,
                                            MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  MPR_ENTRY;
   return build_subarray("MPI_Type_create_subarray_c", ndims, array_of_sizes, array_of_subsizes,
                         array_of_starts, order, oldtype, newtype, [&](Datatype* old) {
                           return dt::make_subarray_c(ndims, array_of_sizes, array_of_subsizes,
@@ -437,6 +462,7 @@ extern "C" int PMPI_Type_create_darray(int size, int rank, int ndims, const int 
                                        const int array_of_distribs[], const int array_of_dargs[],
                                        const int array_of_psizes[], int order, MPI_Datatype oldtype,
                                        MPI_Datatype* newtype) {
+  MPR_ENTRY;
   return build_darray(
       "MPI_Type_create_darray", size, rank, ndims, array_of_gsizes, array_of_distribs,
       array_of_dargs, array_of_psizes, order, oldtype, newtype, [&](Datatype* old) {
@@ -451,6 +477,7 @@ extern "C" int PMPI_Type_create_darray_c(int size, int rank, int ndims,
                                          const int array_of_distribs[], const int array_of_dargs[],
                                          const int array_of_psizes[], int order,
                                          MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  MPR_ENTRY;
   return build_darray(
       "MPI_Type_create_darray_c", size, rank, ndims, array_of_gsizes, array_of_distribs,
       array_of_dargs, array_of_psizes, order, oldtype, newtype, [&](Datatype* old) {
@@ -463,6 +490,7 @@ MPR_WEAK_ALIAS(Type_create_darray_c);
 // ---- Fortran kinds: MPI_Type_match_size and the f90 parameterized types ---------------------
 
 extern "C" int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype* datatype) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Type_match_size";
   MPR_TRY(check_arg(fn, nullptr, datatype, "datatype is NULL"));
   MPI_Datatype found = MPI_DATATYPE_NULL;
@@ -537,6 +565,7 @@ int f90_real_or_complex(const char* fn, int combiner, int p, int r, MPI_Datatype
 }  // namespace
 
 extern "C" int PMPI_Type_create_f90_integer(int r, MPI_Datatype* newtype) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Type_create_f90_integer";
   MPR_TRY(check_arg(fn, nullptr, newtype, "newtype is NULL"));
   // gfortran's SELECTED_INT_KIND: 1, 2, 4 and 8 bytes hold 2, 4, 9 and 18 decimal digits.
@@ -555,11 +584,13 @@ extern "C" int PMPI_Type_create_f90_integer(int r, MPI_Datatype* newtype) {
 MPR_WEAK_ALIAS(Type_create_f90_integer);
 
 extern "C" int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype* newtype) {
+  MPR_ENTRY;
   return f90_real_or_complex("MPI_Type_create_f90_real", MPI_COMBINER_F90_REAL, p, r, newtype);
 }
 MPR_WEAK_ALIAS(Type_create_f90_real);
 
 extern "C" int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype* newtype) {
+  MPR_ENTRY;
   return f90_real_or_complex("MPI_Type_create_f90_complex", MPI_COMBINER_F90_COMPLEX, p, r,
                              newtype);
 }
@@ -567,6 +598,7 @@ MPR_WEAK_ALIAS(Type_create_f90_complex);
 
 extern "C" int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
                                         MPI_Datatype* newtype) {
+  MPR_ENTRY;
   return build_resized("MPI_Type_create_resized", oldtype, newtype,
                        [&](Datatype* old) { return dt::make_resized(old, lb, extent); });
 }
@@ -574,12 +606,14 @@ MPR_WEAK_ALIAS(Type_create_resized);
 
 extern "C" int PMPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent,
                                           MPI_Datatype* newtype) {
+  MPR_ENTRY;
   return build_resized("MPI_Type_create_resized_c", oldtype, newtype,
                        [&](Datatype* old) { return dt::make_resized_c(old, lb, extent); });
 }
 MPR_WEAK_ALIAS(Type_create_resized_c);
 
 extern "C" int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Type_dup";
   Datatype* old;
   MPR_TRY(check_any_type(fn, oldtype, &old));
@@ -595,6 +629,7 @@ extern "C" int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype* newtype) {
 MPR_WEAK_ALIAS(Type_dup);
 
 extern "C" int PMPI_Type_commit(MPI_Datatype* datatype) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Type_commit";
   Datatype* dt;
   MPR_TRY(check_arg(fn, nullptr, datatype != nullptr, "datatype is NULL"));
@@ -605,6 +640,7 @@ extern "C" int PMPI_Type_commit(MPI_Datatype* datatype) {
 MPR_WEAK_ALIAS(Type_commit);
 
 extern "C" int PMPI_Type_free(MPI_Datatype* datatype) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Type_free";
   Datatype* dt;
   MPR_TRY(check_arg(fn, nullptr, datatype != nullptr, "datatype is NULL"));
@@ -622,6 +658,7 @@ extern "C" int PMPI_Type_free(MPI_Datatype* datatype) {
 MPR_WEAK_ALIAS(Type_free);
 
 extern "C" int PMPI_Type_size(MPI_Datatype datatype, int* size) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Type_size";
   Datatype* dt;
   MPR_TRY(check_arg(fn, nullptr, size, "size is NULL"));
@@ -656,16 +693,19 @@ int type_extent(const char* fn, MPI_Datatype datatype, bool true_bounds, MPI_Cou
 }  // namespace
 
 extern "C" int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count* size) {
+  MPR_ENTRY;
   return type_size("MPI_Type_size_x", datatype, size);
 }
 MPR_WEAK_ALIAS(Type_size_x);
 
 extern "C" int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count* size) {
+  MPR_ENTRY;
   return type_size("MPI_Type_size_c", datatype, size);
 }
 MPR_WEAK_ALIAS(Type_size_c);
 
 extern "C" int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint* lb, MPI_Aint* extent) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Type_get_extent";
   Datatype* dt;
   MPR_TRY(check_arg(fn, nullptr, lb && extent, "lb or extent is NULL"));
@@ -677,17 +717,20 @@ extern "C" int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint* lb, MPI_Ain
 MPR_WEAK_ALIAS(Type_get_extent);
 
 extern "C" int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count* lb, MPI_Count* extent) {
+  MPR_ENTRY;
   return type_extent("MPI_Type_get_extent_x", datatype, false, lb, extent);
 }
 MPR_WEAK_ALIAS(Type_get_extent_x);
 
 extern "C" int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count* lb, MPI_Count* extent) {
+  MPR_ENTRY;
   return type_extent("MPI_Type_get_extent_c", datatype, false, lb, extent);
 }
 MPR_WEAK_ALIAS(Type_get_extent_c);
 
 extern "C" int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint* true_lb,
                                          MPI_Aint* true_extent) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Type_get_true_extent";
   Datatype* dt;
   MPR_TRY(check_arg(fn, nullptr, true_lb && true_extent, "true_lb or true_extent is NULL"));
@@ -700,17 +743,20 @@ MPR_WEAK_ALIAS(Type_get_true_extent);
 
 extern "C" int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count* true_lb,
                                            MPI_Count* true_extent) {
+  MPR_ENTRY;
   return type_extent("MPI_Type_get_true_extent_x", datatype, true, true_lb, true_extent);
 }
 MPR_WEAK_ALIAS(Type_get_true_extent_x);
 
 extern "C" int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count* true_lb,
                                            MPI_Count* true_extent) {
+  MPR_ENTRY;
   return type_extent("MPI_Type_get_true_extent_c", datatype, true, true_lb, true_extent);
 }
 MPR_WEAK_ALIAS(Type_get_true_extent_c);
 
 extern "C" int PMPI_Type_get_name(MPI_Datatype datatype, char* type_name, int* resultlen) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Type_get_name";
   Datatype* dt;
   MPR_TRY(check_arg(fn, nullptr, type_name && resultlen, "type_name or resultlen is NULL"));
@@ -725,6 +771,7 @@ extern "C" int PMPI_Type_get_name(MPI_Datatype datatype, char* type_name, int* r
 MPR_WEAK_ALIAS(Type_get_name);
 
 extern "C" int PMPI_Type_set_name(MPI_Datatype datatype, const char* type_name) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Type_set_name";
   Datatype* dt;
   MPR_TRY(check_arg(fn, nullptr, type_name, "type_name is NULL"));
@@ -807,6 +854,7 @@ int contents(const char* fn, MPI_Datatype datatype, bool large, MPI_Count max_in
 
 extern "C" int PMPI_Type_get_envelope(MPI_Datatype datatype, int* num_integers, int* num_addresses,
                                       int* num_datatypes, int* combiner) {
+  MPR_ENTRY;
   MPI_Count ni, na, nl, nd;
   MPR_TRY(envelope("MPI_Type_get_envelope", datatype, false, &ni, &na, &nl, &nd, combiner));
   *num_integers = static_cast<int>(ni);
@@ -819,6 +867,7 @@ MPR_WEAK_ALIAS(Type_get_envelope);
 extern "C" int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count* num_integers,
                                         MPI_Count* num_addresses, MPI_Count* num_large_counts,
                                         MPI_Count* num_datatypes, int* combiner) {
+  MPR_ENTRY;
   return envelope("MPI_Type_get_envelope_c", datatype, true, num_integers, num_addresses,
                   num_large_counts, num_datatypes, combiner);
 }
@@ -828,6 +877,7 @@ extern "C" int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, i
                                       int max_datatypes, int array_of_integers[],
                                       MPI_Aint array_of_addresses[],
                                       MPI_Datatype array_of_datatypes[]) {
+  MPR_ENTRY;
   return contents("MPI_Type_get_contents", datatype, false, max_integers, max_addresses, 0,
                   max_datatypes, array_of_integers, array_of_addresses, nullptr,
                   array_of_datatypes);
@@ -840,6 +890,7 @@ extern "C" int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_int
                                         MPI_Aint array_of_addresses[],
                                         MPI_Count array_of_large_counts[],
                                         MPI_Datatype array_of_datatypes[]) {
+  MPR_ENTRY;
   return contents("MPI_Type_get_contents_c", datatype, true, max_integers, max_addresses,
                   max_large_counts, max_datatypes, array_of_integers, array_of_addresses,
                   array_of_large_counts, array_of_datatypes);

@@ -74,6 +74,7 @@ void fill_errcodes(int* errcodes, int n, int code) {
 }  // namespace
 
 extern "C" int PMPI_Open_port(MPI_Info info, char* port_name) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Open_port";
   MPR_TRY(check_running(fn));
   Info* ip = nullptr;
@@ -87,6 +88,7 @@ extern "C" int PMPI_Open_port(MPI_Info info, char* port_name) {
 MPR_WEAK_ALIAS(Open_port);
 
 extern "C" int PMPI_Close_port(const char* port_name) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Close_port";
   MPR_TRY(check_running(fn));
   if (!port_name) return raise_error(nullptr, MPI_ERR_ARG, fn, "port_name is NULL");
@@ -101,6 +103,7 @@ MPR_WEAK_ALIAS(Close_port);
 
 extern "C" int PMPI_Comm_accept(const char* port_name, MPI_Info info, int root, MPI_Comm h,
                                 MPI_Comm* newcomm) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Comm_accept";
   Comm* comm;
   MPR_TRY(check_group_call(fn, h, root, newcomm, &comm));
@@ -119,6 +122,7 @@ MPR_WEAK_ALIAS(Comm_accept);
 
 extern "C" int PMPI_Comm_connect(const char* port_name, MPI_Info info, int root, MPI_Comm h,
                                  MPI_Comm* newcomm) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Comm_connect";
   Comm* comm;
   MPR_TRY(check_group_call(fn, h, root, newcomm, &comm));
@@ -146,6 +150,7 @@ extern "C" int PMPI_Comm_connect(const char* port_name, MPI_Info info, int root,
 MPR_WEAK_ALIAS(Comm_connect);
 
 extern "C" int PMPI_Comm_join(int fd, MPI_Comm* intercomm) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Comm_join";
   MPR_TRY(check_running(fn));
   MPR_TRY(check_arg(fn, nullptr, intercomm, "intercomm is NULL"));
@@ -158,6 +163,7 @@ MPR_WEAK_ALIAS(Comm_join);
 
 extern "C" int PMPI_Comm_spawn(const char* command, char* argv[], int maxprocs, MPI_Info info,
                                int root, MPI_Comm h, MPI_Comm* intercomm, int errcodes[]) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Comm_spawn";
   Comm* comm;
   MPR_TRY(check_group_call(fn, h, root, intercomm, &comm));
@@ -183,6 +189,7 @@ MPR_WEAK_ALIAS(Comm_spawn);
 extern "C" int PMPI_Comm_spawn_multiple(int count, char* commands[], char** argvs[],
                                         const int maxprocs[], const MPI_Info infos[], int root,
                                         MPI_Comm h, MPI_Comm* intercomm, int errcodes[]) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Comm_spawn_multiple";
   Comm* comm;
   MPR_TRY(check_group_call(fn, h, root, intercomm, &comm));
@@ -237,6 +244,7 @@ int name_unavailable(const char* fn, const char* service, const std::string& det
 }  // namespace
 
 extern "C" int PMPI_Publish_name(const char* service_name, MPI_Info info, const char* port_name) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Publish_name";
   MPR_TRY(check_running(fn));
   MPR_TRY(check_service(fn, service_name));
@@ -262,6 +270,7 @@ extern "C" int PMPI_Publish_name(const char* service_name, MPI_Info info, const 
 MPR_WEAK_ALIAS(Publish_name);
 
 extern "C" int PMPI_Unpublish_name(const char* service_name, MPI_Info info, const char* port_name) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Unpublish_name";
   MPR_TRY(check_running(fn));
   MPR_TRY(check_service(fn, service_name));
@@ -289,6 +298,7 @@ extern "C" int PMPI_Unpublish_name(const char* service_name, MPI_Info info, cons
 MPR_WEAK_ALIAS(Unpublish_name);
 
 extern "C" int PMPI_Lookup_name(const char* service_name, MPI_Info info, char* port_name) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Lookup_name";
   MPR_TRY(check_running(fn));
   MPR_TRY(check_service(fn, service_name));

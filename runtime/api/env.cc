@@ -45,6 +45,7 @@ void* from_fint(MPI_Fint f) {
 }  // namespace
 
 extern "C" int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void* baseptr) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Alloc_mem";
   Info* in;
   MPR_TRY(check_running(fn));
@@ -65,6 +66,7 @@ extern "C" int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void* baseptr) {
 MPR_WEAK_ALIAS(Alloc_mem);
 
 extern "C" int PMPI_Free_mem(void* base) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Free_mem";
   MPR_TRY(check_running(fn));
   if (!base) return MPI_SUCCESS;
@@ -79,6 +81,7 @@ extern "C" int PMPI_Free_mem(void* base) {
 MPR_WEAK_ALIAS(Free_mem);
 
 extern "C" int PMPI_Add_error_class(int* errorclass) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Add_error_class";
   MPR_TRY(check_running(fn));
   MPR_TRY(check_arg(fn, nullptr, errorclass, "errorclass is NULL"));
@@ -90,6 +93,7 @@ extern "C" int PMPI_Add_error_class(int* errorclass) {
 MPR_WEAK_ALIAS(Add_error_class);
 
 extern "C" int PMPI_Add_error_code(int errorclass, int* errorcode) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Add_error_code";
   MPR_TRY(check_running(fn));
   MPR_TRY(check_arg(fn, nullptr, errorcode, "errorcode is NULL"));
@@ -103,6 +107,7 @@ extern "C" int PMPI_Add_error_code(int errorclass, int* errorcode) {
 MPR_WEAK_ALIAS(Add_error_code);
 
 extern "C" int PMPI_Add_error_string(int errorcode, const char* string) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Add_error_string";
   MPR_TRY(check_running(fn));
   MPR_TRY(check_arg(fn, nullptr, string, "string is NULL"));
@@ -128,21 +133,25 @@ int remove_error(const char* fn, int code, std::string (*remove)(int)) {
 }  // namespace
 
 extern "C" int PMPI_Remove_error_class(int errorclass) {
+  MPR_ENTRY;
   return remove_error("MPI_Remove_error_class", errorclass, remove_error_class);
 }
 MPR_WEAK_ALIAS(Remove_error_class);
 
 extern "C" int PMPI_Remove_error_code(int errorcode) {
+  MPR_ENTRY;
   return remove_error("MPI_Remove_error_code", errorcode, remove_error_code);
 }
 MPR_WEAK_ALIAS(Remove_error_code);
 
 extern "C" int PMPI_Remove_error_string(int errorcode) {
+  MPR_ENTRY;
   return remove_error("MPI_Remove_error_string", errorcode, remove_error_string);
 }
 MPR_WEAK_ALIAS(Remove_error_string);
 
 extern "C" int PMPI_Pcontrol(const int level, ...) {
+  MPR_ENTRY;
   // Profiling control is for tools that intercept MPI_Pcontrol; the library itself has no
   // profiling levels to switch.
   (void)level;
@@ -171,6 +180,7 @@ MPR_HANDLE_CONVERSION(File, MPI_File);
 static_assert(sizeof(MPI_Status) == MPI_F_STATUS_SIZE * sizeof(MPI_Fint));
 
 extern "C" int PMPI_Status_c2f(const MPI_Status* c_status, MPI_Fint* f_status) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Status_c2f";
   MPR_TRY(check_arg(fn, nullptr, c_status && f_status, "status is NULL"));
   std::memcpy(f_status, c_status, sizeof(MPI_Status));
@@ -179,6 +189,7 @@ extern "C" int PMPI_Status_c2f(const MPI_Status* c_status, MPI_Fint* f_status) {
 MPR_WEAK_ALIAS(Status_c2f);
 
 extern "C" int PMPI_Status_f2c(const MPI_Fint* f_status, MPI_Status* c_status) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Status_f2c";
   MPR_TRY(check_arg(fn, nullptr, c_status && f_status, "status is NULL"));
   std::memcpy(c_status, f_status, sizeof(MPI_Status));

@@ -18,6 +18,7 @@ int check_errhandler(const char* fn, Comm* comm, MPI_Errhandler h, Errhandler** 
 }  // namespace
 
 extern "C" int PMPI_Comm_set_errhandler(MPI_Comm h, MPI_Errhandler errhandler) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Comm_set_errhandler";
   Comm* comm;
   Errhandler* eh;
@@ -30,6 +31,7 @@ extern "C" int PMPI_Comm_set_errhandler(MPI_Comm h, MPI_Errhandler errhandler) {
 MPR_WEAK_ALIAS(Comm_set_errhandler);
 
 extern "C" int PMPI_Comm_get_errhandler(MPI_Comm h, MPI_Errhandler* errhandler) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Comm_get_errhandler";
   Comm* comm;
   MPR_TRY(check_running(fn));
@@ -44,22 +46,26 @@ MPR_WEAK_ALIAS(Comm_get_errhandler);
 
 // The MPI-1 names MPI 3.0 removed, kept for older codes.
 extern "C" int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler) {
+  MPR_ENTRY;
   return PMPI_Comm_set_errhandler(comm, errhandler);
 }
 MPR_WEAK_ALIAS(Errhandler_set);
 
 extern "C" int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler* errhandler) {
+  MPR_ENTRY;
   return PMPI_Comm_get_errhandler(comm, errhandler);
 }
 MPR_WEAK_ALIAS(Errhandler_get);
 
 extern "C" int PMPI_Errhandler_create(MPI_Handler_function* function, MPI_Errhandler* errhandler) {
+  MPR_ENTRY;
   return PMPI_Comm_create_errhandler(function, errhandler);
 }
 MPR_WEAK_ALIAS(Errhandler_create);
 
 extern "C" int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function* function,
                                            MPI_Errhandler* errhandler) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Comm_create_errhandler";
   MPR_TRY(check_running(fn));
   MPR_TRY(check_arg(fn, nullptr, function && errhandler, "function or errhandler is NULL"));
@@ -73,6 +79,7 @@ extern "C" int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function* functio
 MPR_WEAK_ALIAS(Comm_create_errhandler);
 
 extern "C" int PMPI_Comm_call_errhandler(MPI_Comm h, int errorcode) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Comm_call_errhandler";
   Comm* comm;
   MPR_TRY(check_running(fn));
@@ -83,6 +90,7 @@ extern "C" int PMPI_Comm_call_errhandler(MPI_Comm h, int errorcode) {
 MPR_WEAK_ALIAS(Comm_call_errhandler);
 
 extern "C" int PMPI_Errhandler_free(MPI_Errhandler* errhandler) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Errhandler_free";
   Errhandler* eh;
   MPR_TRY(check_running(fn));
@@ -95,6 +103,7 @@ extern "C" int PMPI_Errhandler_free(MPI_Errhandler* errhandler) {
 MPR_WEAK_ALIAS(Errhandler_free);
 
 extern "C" int PMPI_Error_string(int errorcode, char* string, int* resultlen) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Error_string";
   MPR_TRY(check_arg(fn, nullptr, string && resultlen, "string or resultlen is NULL"));
   if (!is_error_code(errorcode))
@@ -109,6 +118,7 @@ extern "C" int PMPI_Error_string(int errorcode, char* string, int* resultlen) {
 MPR_WEAK_ALIAS(Error_string);
 
 extern "C" int PMPI_Error_class(int errorcode, int* errorclass) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Error_class";
   MPR_TRY(check_arg(fn, nullptr, errorclass, "errorclass is NULL"));
   if (!is_error_code(errorcode))

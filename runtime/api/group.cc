@@ -51,6 +51,7 @@ int range_list(const char* fn, Group* g, int n, int ranges[][3], std::vector<int
 }  // namespace
 
 extern "C" int PMPI_Comm_group(MPI_Comm h, MPI_Group* group) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Comm_group";
   Comm* comm;
   MPR_TRY(check_running(fn));
@@ -62,6 +63,7 @@ extern "C" int PMPI_Comm_group(MPI_Comm h, MPI_Group* group) {
 MPR_WEAK_ALIAS(Comm_group);
 
 extern "C" int PMPI_Comm_remote_group(MPI_Comm h, MPI_Group* group) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Comm_remote_group";
   Comm* comm;
   MPR_TRY(check_running(fn));
@@ -74,6 +76,7 @@ extern "C" int PMPI_Comm_remote_group(MPI_Comm h, MPI_Group* group) {
 MPR_WEAK_ALIAS(Comm_remote_group);
 
 extern "C" int PMPI_Group_size(MPI_Group h, int* size) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Group_size";
   Group* g;
   MPR_TRY(check_running(fn));
@@ -85,6 +88,7 @@ extern "C" int PMPI_Group_size(MPI_Group h, int* size) {
 MPR_WEAK_ALIAS(Group_size);
 
 extern "C" int PMPI_Group_rank(MPI_Group h, int* rank) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Group_rank";
   Group* g;
   MPR_TRY(check_running(fn));
@@ -97,6 +101,7 @@ MPR_WEAK_ALIAS(Group_rank);
 
 extern "C" int PMPI_Group_translate_ranks(MPI_Group h1, int n, const int ranks1[], MPI_Group h2,
                                           int ranks2[]) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Group_translate_ranks";
   Group *a, *b;
   MPR_TRY(check_running(fn));
@@ -116,6 +121,7 @@ extern "C" int PMPI_Group_translate_ranks(MPI_Group h1, int n, const int ranks1[
 MPR_WEAK_ALIAS(Group_translate_ranks);
 
 extern "C" int PMPI_Group_compare(MPI_Group h1, MPI_Group h2, int* result) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Group_compare";
   Group *a, *b;
   MPR_TRY(check_running(fn));
@@ -128,21 +134,25 @@ extern "C" int PMPI_Group_compare(MPI_Group h1, MPI_Group h2, int* result) {
 MPR_WEAK_ALIAS(Group_compare);
 
 extern "C" int PMPI_Group_union(MPI_Group h1, MPI_Group h2, MPI_Group* newgroup) {
+  MPR_ENTRY;
   return set_op("MPI_Group_union", h1, h2, newgroup, ops::set_union);
 }
 MPR_WEAK_ALIAS(Group_union);
 
 extern "C" int PMPI_Group_intersection(MPI_Group h1, MPI_Group h2, MPI_Group* newgroup) {
+  MPR_ENTRY;
   return set_op("MPI_Group_intersection", h1, h2, newgroup, ops::set_intersection);
 }
 MPR_WEAK_ALIAS(Group_intersection);
 
 extern "C" int PMPI_Group_difference(MPI_Group h1, MPI_Group h2, MPI_Group* newgroup) {
+  MPR_ENTRY;
   return set_op("MPI_Group_difference", h1, h2, newgroup, ops::set_difference);
 }
 MPR_WEAK_ALIAS(Group_difference);
 
 extern "C" int PMPI_Group_incl(MPI_Group h, int n, const int ranks[], MPI_Group* newgroup) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Group_incl";
   Group* g;
   std::vector<int> list;
@@ -156,6 +166,7 @@ extern "C" int PMPI_Group_incl(MPI_Group h, int n, const int ranks[], MPI_Group*
 MPR_WEAK_ALIAS(Group_incl);
 
 extern "C" int PMPI_Group_excl(MPI_Group h, int n, const int ranks[], MPI_Group* newgroup) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Group_excl";
   Group* g;
   std::vector<int> list;
@@ -169,6 +180,7 @@ extern "C" int PMPI_Group_excl(MPI_Group h, int n, const int ranks[], MPI_Group*
 MPR_WEAK_ALIAS(Group_excl);
 
 extern "C" int PMPI_Group_range_incl(MPI_Group h, int n, int ranges[][3], MPI_Group* newgroup) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Group_range_incl";
   Group* g;
   std::vector<int> list;
@@ -182,6 +194,7 @@ extern "C" int PMPI_Group_range_incl(MPI_Group h, int n, int ranges[][3], MPI_Gr
 MPR_WEAK_ALIAS(Group_range_incl);
 
 extern "C" int PMPI_Group_range_excl(MPI_Group h, int n, int ranges[][3], MPI_Group* newgroup) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Group_range_excl";
   Group* g;
   std::vector<int> list;
@@ -195,6 +208,7 @@ extern "C" int PMPI_Group_range_excl(MPI_Group h, int n, int ranges[][3], MPI_Gr
 MPR_WEAK_ALIAS(Group_range_excl);
 
 extern "C" int PMPI_Group_free(MPI_Group* h) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Group_free";
   Group* g;
   MPR_TRY(check_running(fn));

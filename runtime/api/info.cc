@@ -41,6 +41,7 @@ void copy_out(const std::string& s, char* out, size_t room) {
 }  // namespace
 
 extern "C" int PMPI_Info_create(MPI_Info* info) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Info_create";
   MPR_TRY(check_arg(fn, nullptr, info, "info is NULL"));
   *info = (new Info)->handle();
@@ -49,6 +50,7 @@ extern "C" int PMPI_Info_create(MPI_Info* info) {
 MPR_WEAK_ALIAS(Info_create);
 
 extern "C" int PMPI_Info_create_env(int argc, char* argv[], MPI_Info* info) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Info_create_env";
   (void)argc;
   (void)argv;
@@ -61,6 +63,7 @@ extern "C" int PMPI_Info_create_env(int argc, char* argv[], MPI_Info* info) {
 MPR_WEAK_ALIAS(Info_create_env);
 
 extern "C" int PMPI_Info_set(MPI_Info h, const char* key, const char* value) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Info_set";
   Info* info;
   MPR_TRY(check_info(fn, nullptr, h, false, &info));
@@ -77,6 +80,7 @@ extern "C" int PMPI_Info_set(MPI_Info h, const char* key, const char* value) {
 MPR_WEAK_ALIAS(Info_set);
 
 extern "C" int PMPI_Info_get(MPI_Info h, const char* key, int valuelen, char* value, int* flag) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Info_get";
   Info* info;
   MPR_TRY(check_info(fn, nullptr, h, false, &info));
@@ -92,6 +96,7 @@ extern "C" int PMPI_Info_get(MPI_Info h, const char* key, int valuelen, char* va
 MPR_WEAK_ALIAS(Info_get);
 
 extern "C" int PMPI_Info_get_valuelen(MPI_Info h, const char* key, int* valuelen, int* flag) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Info_get_valuelen";
   Info* info;
   MPR_TRY(check_info(fn, nullptr, h, false, &info));
@@ -106,6 +111,7 @@ MPR_WEAK_ALIAS(Info_get_valuelen);
 
 extern "C" int PMPI_Info_get_string(MPI_Info h, const char* key, int* buflen, char* value,
                                     int* flag) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Info_get_string";
   Info* info;
   MPR_TRY(check_info(fn, nullptr, h, false, &info));
@@ -126,6 +132,7 @@ extern "C" int PMPI_Info_get_string(MPI_Info h, const char* key, int* buflen, ch
 MPR_WEAK_ALIAS(Info_get_string);
 
 extern "C" int PMPI_Info_get_nkeys(MPI_Info h, int* nkeys) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Info_get_nkeys";
   Info* info;
   MPR_TRY(check_info(fn, nullptr, h, false, &info));
@@ -136,6 +143,7 @@ extern "C" int PMPI_Info_get_nkeys(MPI_Info h, int* nkeys) {
 MPR_WEAK_ALIAS(Info_get_nkeys);
 
 extern "C" int PMPI_Info_get_nthkey(MPI_Info h, int n, char* key) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Info_get_nthkey";
   Info* info;
   MPR_TRY(check_info(fn, nullptr, h, false, &info));
@@ -148,6 +156,7 @@ extern "C" int PMPI_Info_get_nthkey(MPI_Info h, int n, char* key) {
 MPR_WEAK_ALIAS(Info_get_nthkey);
 
 extern "C" int PMPI_Info_delete(MPI_Info h, const char* key) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Info_delete";
   Info* info;
   MPR_TRY(check_info(fn, nullptr, h, false, &info));
@@ -160,6 +169,7 @@ extern "C" int PMPI_Info_delete(MPI_Info h, const char* key) {
 MPR_WEAK_ALIAS(Info_delete);
 
 extern "C" int PMPI_Info_dup(MPI_Info h, MPI_Info* newinfo) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Info_dup";
   Info* info;
   MPR_TRY(check_info(fn, nullptr, h, false, &info));
@@ -172,6 +182,7 @@ extern "C" int PMPI_Info_dup(MPI_Info h, MPI_Info* newinfo) {
 MPR_WEAK_ALIAS(Info_dup);
 
 extern "C" int PMPI_Info_free(MPI_Info* h) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Info_free";
   Info* info;
   MPR_TRY(check_arg(fn, nullptr, h, "info is NULL"));
@@ -205,6 +216,7 @@ std::string cpu_list(const cpu_set_t& set) {
 // The hardware this process runs on, now: the resource type MPI_COMM_TYPE_HW_GUIDED accepts
 // (mpi_hw_resource_type), the host, and the CPUs the process may run on (its binding).
 extern "C" int PMPI_Get_hw_resource_info(MPI_Info* hw_info) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Get_hw_resource_info";
   MPR_TRY(check_arg(fn, nullptr, hw_info, "hw_info is NULL"));
   auto* info = new Info;

@@ -74,6 +74,7 @@ extern "C" int PMPI_Finalized(int* flag) {
 MPR_WEAK_ALIAS(Finalized);
 
 extern "C" int PMPI_Finalize(void) {
+  MPR_ENTRY;
   MPR_TRY(check_running("MPI_Finalize"));
   if (!g_state.world_initialized || g_state.world_finalized)
     return raise_error(nullptr, MPI_ERR_OTHER, "MPI_Finalize",
@@ -99,6 +100,7 @@ extern "C" int PMPI_Abort(MPI_Comm comm, int errorcode) {
 MPR_WEAK_ALIAS(Abort);
 
 extern "C" int PMPI_Get_processor_name(char* name, int* resultlen) {
+  MPR_ENTRY;
   MPR_TRY(check_running("MPI_Get_processor_name"));
   MPR_TRY(
       check_arg("MPI_Get_processor_name", nullptr, name && resultlen, "name or resultlen is NULL"));

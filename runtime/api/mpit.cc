@@ -323,16 +323,20 @@ int for_handles(mpr_t_pvar_session_s* s, mpr_t_pvar_handle_s* h, int (*act)(mpr_
 // ---- life ---------------------------------------------------------------------------------
 
 extern "C" int PMPI_T_init_thread(int required, int* provided) {
+  MPR_ENTRY;
   std::lock_guard<std::mutex> lock(g_mutex);
   ++g_inits;
-  // The same level MPI_Init_thread grants; the calls here are serialized by their own lock.
-  int level = required > MPI_THREAD_SERIALIZED ? MPI_THREAD_SERIALIZED : required;
+  // The calls here are serialized by their own lock as well as by the entry lock, which
+  // MPI_THREAD_MULTIPLE turns on for the whole library.
+  int level = required > MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE : required;
+  if (level == MPI_THREAD_MULTIPLE) mpr::common::EntryLock::turn_on();
   put(provided, level < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE : level);
   return MPI_SUCCESS;
 }
 MPR_WEAK_ALIAS(T_init_thread);
 
 extern "C" int PMPI_T_finalize(void) {
+  MPR_ENTRY;
   std::lock_guard<std::mutex> lock(g_mutex);
   if (g_inits == 0) return MPI_T_ERR_NOT_INITIALIZED;
   --g_inits;
@@ -343,6 +347,7 @@ MPR_WEAK_ALIAS(T_finalize);
 // ---- enumerations -------------------------------------------------------------------------
 
 extern "C" int PMPI_T_enum_get_info(MPI_T_enum e, int* num, char* name, int* name_len) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   if (e != &kOnOff) return MPI_T_ERR_INVALID_HANDLE;
   put(num, static_cast<int>(e->items.size()));
@@ -353,6 +358,7 @@ MPR_WEAK_ALIAS(T_enum_get_info);
 
 extern "C" int PMPI_T_enum_get_item(MPI_T_enum e, int index, int* value, char* name,
                                     int* name_len) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   if (e != &kOnOff) return MPI_T_ERR_INVALID_HANDLE;
   if (index < 0 || index >= static_cast<int>(e->items.size())) return MPI_T_ERR_INVALID_ITEM;
@@ -365,6 +371,7 @@ MPR_WEAK_ALIAS(T_enum_get_item);
 // ---- control variables --------------------------------------------------------------------
 
 extern "C" int PMPI_T_cvar_get_num(int* num_cvar) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   put(num_cvar, num_params());
   return MPI_SUCCESS;
@@ -374,6 +381,7 @@ MPR_WEAK_ALIAS(T_cvar_get_num);
 extern "C" int PMPI_T_cvar_get_info(int cvar_index, char* name, int* name_len, int* verbosity,
                                     MPI_Datatype* datatype, MPI_T_enum* enumtype, char* desc,
                                     int* desc_len, int* bind, int* scope) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   if (cvar_index < 0 || cvar_index >= num_params()) return MPI_T_ERR_INVALID_INDEX;
   const ParamDef* p = params()[cvar_index];
@@ -392,6 +400,7 @@ extern "C" int PMPI_T_cvar_get_info(int cvar_index, char* name, int* name_len, i
 MPR_WEAK_ALIAS(T_cvar_get_info);
 
 extern "C" int PMPI_T_cvar_get_index(const char* name, int* cvar_index) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   if (!name || !cvar_index) return MPI_T_ERR_INVALID;
   for (int i = 0; i < num_params(); ++i)
@@ -405,6 +414,7 @@ MPR_WEAK_ALIAS(T_cvar_get_index);
 
 extern "C" int PMPI_T_cvar_handle_alloc(int cvar_index, void* obj_handle, MPI_T_cvar_handle* handle,
                                         int* count) {
+  MPR_ENTRY;
   (void)obj_handle;  // every MPR control variable is bound to no object
   MPR_T_ENTER();
   if (cvar_index < 0 || cvar_index >= num_params()) return MPI_T_ERR_INVALID_INDEX;
@@ -418,6 +428,7 @@ extern "C" int PMPI_T_cvar_handle_alloc(int cvar_index, void* obj_handle, MPI_T_
 MPR_WEAK_ALIAS(T_cvar_handle_alloc);
 
 extern "C" int PMPI_T_cvar_handle_free(MPI_T_cvar_handle* handle) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   if (!handle || !cvar_valid(*handle)) return MPI_T_ERR_INVALID_HANDLE;
   (*handle)->magic = 0;
@@ -428,6 +439,7 @@ extern "C" int PMPI_T_cvar_handle_free(MPI_T_cvar_handle* handle) {
 MPR_WEAK_ALIAS(T_cvar_handle_free);
 
 extern "C" int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void* buf) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   if (!cvar_valid(handle)) return MPI_T_ERR_INVALID_HANDLE;
   if (!buf) return MPI_T_ERR_INVALID;
@@ -453,6 +465,7 @@ extern "C" int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void* buf) {
 MPR_WEAK_ALIAS(T_cvar_read);
 
 extern "C" int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void* buf) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   if (!cvar_valid(handle)) return MPI_T_ERR_INVALID_HANDLE;
   if (!buf) return MPI_T_ERR_INVALID;
@@ -483,6 +496,7 @@ MPR_WEAK_ALIAS(T_cvar_write);
 // ---- performance variables ----------------------------------------------------------------
 
 extern "C" int PMPI_T_pvar_get_num(int* num_pvar) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   put(num_pvar, kNumPvars);
   return MPI_SUCCESS;
@@ -493,6 +507,7 @@ extern "C" int PMPI_T_pvar_get_info(int pvar_index, char* name, int* name_len, i
                                     int* var_class, MPI_Datatype* datatype, MPI_T_enum* enumtype,
                                     char* desc, int* desc_len, int* bind, int* readonly,
                                     int* continuous, int* atomic) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   if (pvar_index < 0 || pvar_index >= kNumPvars) return MPI_T_ERR_INVALID_INDEX;
   const Pvar& v = kPvars[pvar_index];
@@ -511,6 +526,7 @@ extern "C" int PMPI_T_pvar_get_info(int pvar_index, char* name, int* name_len, i
 MPR_WEAK_ALIAS(T_pvar_get_info);
 
 extern "C" int PMPI_T_pvar_get_index(const char* name, int var_class, int* pvar_index) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   if (!name || !pvar_index) return MPI_T_ERR_INVALID;
   for (int i = 0; i < kNumPvars; ++i)
@@ -523,6 +539,7 @@ extern "C" int PMPI_T_pvar_get_index(const char* name, int var_class, int* pvar_
 MPR_WEAK_ALIAS(T_pvar_get_index);
 
 extern "C" int PMPI_T_pvar_session_create(MPI_T_pvar_session* session) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   if (!session) return MPI_T_ERR_INVALID;
   *session = new mpr_t_pvar_session_s;
@@ -531,6 +548,7 @@ extern "C" int PMPI_T_pvar_session_create(MPI_T_pvar_session* session) {
 MPR_WEAK_ALIAS(T_pvar_session_create);
 
 extern "C" int PMPI_T_pvar_session_free(MPI_T_pvar_session* session) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   if (!session || !session_valid(*session)) return MPI_T_ERR_INVALID_SESSION;
   for (mpr_t_pvar_handle_s* h : (*session)->handles) {
@@ -546,6 +564,7 @@ MPR_WEAK_ALIAS(T_pvar_session_free);
 
 extern "C" int PMPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index,
                                         void* obj_handle, MPI_T_pvar_handle* handle, int* count) {
+  MPR_ENTRY;
   (void)obj_handle;  // every MPR performance variable is bound to no object
   MPR_T_ENTER();
   if (!session_valid(session)) return MPI_T_ERR_INVALID_SESSION;
@@ -562,6 +581,7 @@ extern "C" int PMPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_ind
 MPR_WEAK_ALIAS(T_pvar_handle_alloc);
 
 extern "C" int PMPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle* handle) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   if (!session_valid(session)) return MPI_T_ERR_INVALID_SESSION;
   if (!handle || !pvar_handle_of(session, *handle)) return MPI_T_ERR_INVALID_HANDLE;
@@ -579,24 +599,28 @@ extern "C" int PMPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_ha
 MPR_WEAK_ALIAS(T_pvar_handle_free);
 
 extern "C" int PMPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   return for_handles(session, handle, do_start);
 }
 MPR_WEAK_ALIAS(T_pvar_start);
 
 extern "C" int PMPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   return for_handles(session, handle, do_stop);
 }
 MPR_WEAK_ALIAS(T_pvar_stop);
 
 extern "C" int PMPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   return for_handles(session, handle, do_reset);
 }
 MPR_WEAK_ALIAS(T_pvar_reset);
 
 extern "C" int PMPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void* buf) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   if (!session_valid(session)) return MPI_T_ERR_INVALID_SESSION;
   if (!pvar_handle_of(session, handle)) return MPI_T_ERR_INVALID_HANDLE;
@@ -608,6 +632,7 @@ MPR_WEAK_ALIAS(T_pvar_read);
 
 extern "C" int PMPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
                                  const void* buf) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   if (!session_valid(session)) return MPI_T_ERR_INVALID_SESSION;
   if (!pvar_handle_of(session, handle)) return MPI_T_ERR_INVALID_HANDLE;
@@ -622,6 +647,7 @@ MPR_WEAK_ALIAS(T_pvar_write);
 
 extern "C" int PMPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
                                      void* buf) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   if (!session_valid(session)) return MPI_T_ERR_INVALID_SESSION;
   if (!pvar_handle_of(session, handle)) return MPI_T_ERR_INVALID_HANDLE;
@@ -635,6 +661,7 @@ MPR_WEAK_ALIAS(T_pvar_readreset);
 // ---- categories ---------------------------------------------------------------------------
 
 extern "C" int PMPI_T_category_get_num(int* num_cat) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   put(num_cat, kNumCategories);
   return MPI_SUCCESS;
@@ -644,6 +671,7 @@ MPR_WEAK_ALIAS(T_category_get_num);
 extern "C" int PMPI_T_category_get_info(int cat_index, char* name, int* name_len, char* desc,
                                         int* desc_len, int* num_cvars, int* num_pvars,
                                         int* num_categories) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   if (cat_index < 0 || cat_index >= kNumCategories) return MPI_T_ERR_INVALID_INDEX;
   put_string(kCategories[cat_index].name, name, name_len);
@@ -656,6 +684,7 @@ extern "C" int PMPI_T_category_get_info(int cat_index, char* name, int* name_len
 MPR_WEAK_ALIAS(T_category_get_info);
 
 extern "C" int PMPI_T_category_get_num_events(int cat_index, int* num_events) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   if (cat_index < 0 || cat_index >= kNumCategories) return MPI_T_ERR_INVALID_INDEX;
   put(num_events, 0);
@@ -664,6 +693,7 @@ extern "C" int PMPI_T_category_get_num_events(int cat_index, int* num_events) {
 MPR_WEAK_ALIAS(T_category_get_num_events);
 
 extern "C" int PMPI_T_category_get_index(const char* name, int* cat_index) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   if (!name || !cat_index) return MPI_T_ERR_INVALID;
   for (int c = 0; c < kNumCategories; ++c)
@@ -676,6 +706,7 @@ extern "C" int PMPI_T_category_get_index(const char* name, int* cat_index) {
 MPR_WEAK_ALIAS(T_category_get_index);
 
 extern "C" int PMPI_T_category_get_cvars(int cat_index, int len, int indices[]) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   if (cat_index < 0 || cat_index >= kNumCategories) return MPI_T_ERR_INVALID_INDEX;
   if (len < 0 || (len > 0 && !indices)) return MPI_T_ERR_INVALID;
@@ -685,6 +716,7 @@ extern "C" int PMPI_T_category_get_cvars(int cat_index, int len, int indices[]) 
 MPR_WEAK_ALIAS(T_category_get_cvars);
 
 extern "C" int PMPI_T_category_get_pvars(int cat_index, int len, int indices[]) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   if (cat_index < 0 || cat_index >= kNumCategories) return MPI_T_ERR_INVALID_INDEX;
   if (len < 0 || (len > 0 && !indices)) return MPI_T_ERR_INVALID;
@@ -694,6 +726,7 @@ extern "C" int PMPI_T_category_get_pvars(int cat_index, int len, int indices[]) 
 MPR_WEAK_ALIAS(T_category_get_pvars);
 
 extern "C" int PMPI_T_category_get_events(int cat_index, int len, int indices[]) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   if (cat_index < 0 || cat_index >= kNumCategories) return MPI_T_ERR_INVALID_INDEX;
   if (len < 0 || (len > 0 && !indices)) return MPI_T_ERR_INVALID;
@@ -702,6 +735,7 @@ extern "C" int PMPI_T_category_get_events(int cat_index, int len, int indices[])
 MPR_WEAK_ALIAS(T_category_get_events);
 
 extern "C" int PMPI_T_category_get_categories(int cat_index, int len, int indices[]) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   if (cat_index < 0 || cat_index >= kNumCategories) return MPI_T_ERR_INVALID_INDEX;
   if (len < 0 || (len > 0 && !indices)) return MPI_T_ERR_INVALID;
@@ -710,6 +744,7 @@ extern "C" int PMPI_T_category_get_categories(int cat_index, int len, int indice
 MPR_WEAK_ALIAS(T_category_get_categories);
 
 extern "C" int PMPI_T_category_changed(int* update_number) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   put(update_number, 0);  // the variables and categories are fixed for the process's life
   return MPI_SUCCESS;
@@ -719,6 +754,7 @@ MPR_WEAK_ALIAS(T_category_changed);
 // ---- event sources and events -------------------------------------------------------------
 
 extern "C" int PMPI_T_source_get_num(int* num_sources) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   put(num_sources, 1);
   return MPI_SUCCESS;
@@ -729,6 +765,7 @@ extern "C" int PMPI_T_source_get_info(int source_index, char* name, int* name_le
                                       int* desc_len, MPI_T_source_order* ordering,
                                       MPI_Count* ticks_per_second, MPI_Count* max_ticks,
                                       MPI_Info* info) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   if (source_index != 0) return MPI_T_ERR_INVALID_INDEX;
   put_string("mpr_clock", name, name_len);
@@ -742,6 +779,7 @@ extern "C" int PMPI_T_source_get_info(int source_index, char* name, int* name_le
 MPR_WEAK_ALIAS(T_source_get_info);
 
 extern "C" int PMPI_T_source_get_timestamp(int source_index, MPI_Count* timestamp) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   if (source_index != 0) return MPI_T_ERR_INVALID_INDEX;
   if (!timestamp) return MPI_T_ERR_INVALID;
@@ -751,6 +789,7 @@ extern "C" int PMPI_T_source_get_timestamp(int source_index, MPI_Count* timestam
 MPR_WEAK_ALIAS(T_source_get_timestamp);
 
 extern "C" int PMPI_T_event_get_num(int* num_events) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   put(num_events, 0);
   return MPI_SUCCESS;
@@ -761,30 +800,35 @@ MPR_WEAK_ALIAS(T_event_get_num);
 // exist for the calls that take one.
 extern "C" int PMPI_T_event_get_info(int, char*, int*, int*, MPI_Datatype[], MPI_Aint[], int*,
                                      MPI_T_enum*, MPI_Info*, char*, int*, int*) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   return MPI_T_ERR_INVALID_INDEX;
 }
 MPR_WEAK_ALIAS(T_event_get_info);
 
 extern "C" int PMPI_T_event_get_index(const char* name, int*) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   return name ? MPI_T_ERR_INVALID_NAME : MPI_T_ERR_INVALID;
 }
 MPR_WEAK_ALIAS(T_event_get_index);
 
 extern "C" int PMPI_T_event_handle_alloc(int, void*, MPI_Info, MPI_T_event_registration*) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   return MPI_T_ERR_INVALID_INDEX;
 }
 MPR_WEAK_ALIAS(T_event_handle_alloc);
 
 extern "C" int PMPI_T_event_handle_set_info(MPI_T_event_registration, MPI_Info) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   return MPI_T_ERR_INVALID_HANDLE;
 }
 MPR_WEAK_ALIAS(T_event_handle_set_info);
 
 extern "C" int PMPI_T_event_handle_get_info(MPI_T_event_registration, MPI_Info*) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   return MPI_T_ERR_INVALID_HANDLE;
 }
@@ -792,12 +836,14 @@ MPR_WEAK_ALIAS(T_event_handle_get_info);
 
 extern "C" int PMPI_T_event_register_callback(MPI_T_event_registration, MPI_T_cb_safety, MPI_Info,
                                               void*, MPI_T_event_cb_function*) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   return MPI_T_ERR_INVALID_HANDLE;
 }
 MPR_WEAK_ALIAS(T_event_register_callback);
 
 extern "C" int PMPI_T_event_callback_set_info(MPI_T_event_registration, MPI_T_cb_safety, MPI_Info) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   return MPI_T_ERR_INVALID_HANDLE;
 }
@@ -805,6 +851,7 @@ MPR_WEAK_ALIAS(T_event_callback_set_info);
 
 extern "C" int PMPI_T_event_callback_get_info(MPI_T_event_registration, MPI_T_cb_safety,
                                               MPI_Info*) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   return MPI_T_ERR_INVALID_HANDLE;
 }
@@ -812,6 +859,7 @@ MPR_WEAK_ALIAS(T_event_callback_get_info);
 
 extern "C" int PMPI_T_event_handle_free(MPI_T_event_registration, void*,
                                         MPI_T_event_free_cb_function*) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   return MPI_T_ERR_INVALID_HANDLE;
 }
@@ -819,30 +867,35 @@ MPR_WEAK_ALIAS(T_event_handle_free);
 
 extern "C" int PMPI_T_event_set_dropped_handler(MPI_T_event_registration,
                                                 MPI_T_event_dropped_cb_function*) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   return MPI_T_ERR_INVALID_HANDLE;
 }
 MPR_WEAK_ALIAS(T_event_set_dropped_handler);
 
 extern "C" int PMPI_T_event_read(MPI_T_event_instance, int, void*) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   return MPI_T_ERR_INVALID_HANDLE;
 }
 MPR_WEAK_ALIAS(T_event_read);
 
 extern "C" int PMPI_T_event_copy(MPI_T_event_instance, void*) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   return MPI_T_ERR_INVALID_HANDLE;
 }
 MPR_WEAK_ALIAS(T_event_copy);
 
 extern "C" int PMPI_T_event_get_timestamp(MPI_T_event_instance, MPI_Count*) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   return MPI_T_ERR_INVALID_HANDLE;
 }
 MPR_WEAK_ALIAS(T_event_get_timestamp);
 
 extern "C" int PMPI_T_event_get_source(MPI_T_event_instance, int*) {
+  MPR_ENTRY;
   MPR_T_ENTER();
   return MPI_T_ERR_INVALID_HANDLE;
 }

@@ -219,6 +219,7 @@ int alltoallw(const char* fn, const void* sendbuf, Counts sendcounts, const MPI_
 extern "C" int PMPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                        void* recvbuf, int recvcount, MPI_Datatype recvtype,
                                        MPI_Comm comm) {
+  MPR_ENTRY;
   return allgather("MPI_Neighbor_allgather", sendbuf, sendcount, sendtype, recvbuf, recvcount,
                    recvtype, comm, nullptr);
 }
@@ -227,6 +228,7 @@ MPR_WEAK_ALIAS(Neighbor_allgather);
 extern "C" int PMPI_Neighbor_allgather_c(const void* sendbuf, MPI_Count sendcount,
                                          MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount,
                                          MPI_Datatype recvtype, MPI_Comm comm) {
+  MPR_ENTRY;
   return allgather("MPI_Neighbor_allgather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount,
                    recvtype, comm, nullptr);
 }
@@ -235,6 +237,7 @@ MPR_WEAK_ALIAS(Neighbor_allgather_c);
 extern "C" int PMPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                         void* recvbuf, const int recvcounts[], const int displs[],
                                         MPI_Datatype recvtype, MPI_Comm comm) {
+  MPR_ENTRY;
   return allgatherv("MPI_Neighbor_allgatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                     displs, recvtype, comm, nullptr);
 }
@@ -244,6 +247,7 @@ extern "C" int PMPI_Neighbor_allgatherv_c(const void* sendbuf, MPI_Count sendcou
                                           MPI_Datatype sendtype, void* recvbuf,
                                           const MPI_Count recvcounts[], const MPI_Aint displs[],
                                           MPI_Datatype recvtype, MPI_Comm comm) {
+  MPR_ENTRY;
   return allgatherv("MPI_Neighbor_allgatherv_c", sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                     displs, recvtype, comm, nullptr);
 }
@@ -252,6 +256,7 @@ MPR_WEAK_ALIAS(Neighbor_allgatherv_c);
 extern "C" int PMPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                       void* recvbuf, int recvcount, MPI_Datatype recvtype,
                                       MPI_Comm comm) {
+  MPR_ENTRY;
   return alltoall("MPI_Neighbor_alltoall", sendbuf, sendcount, sendtype, recvbuf, recvcount,
                   recvtype, comm, nullptr);
 }
@@ -260,6 +265,7 @@ MPR_WEAK_ALIAS(Neighbor_alltoall);
 extern "C" int PMPI_Neighbor_alltoall_c(const void* sendbuf, MPI_Count sendcount,
                                         MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount,
                                         MPI_Datatype recvtype, MPI_Comm comm) {
+  MPR_ENTRY;
   return alltoall("MPI_Neighbor_alltoall_c", sendbuf, sendcount, sendtype, recvbuf, recvcount,
                   recvtype, comm, nullptr);
 }
@@ -269,6 +275,7 @@ extern "C" int PMPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts
                                        const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
                                        const int recvcounts[], const int rdispls[],
                                        MPI_Datatype recvtype, MPI_Comm comm) {
+  MPR_ENTRY;
   return alltoallv("MPI_Neighbor_alltoallv", sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                    recvcounts, rdispls, recvtype, comm, nullptr);
 }
@@ -279,6 +286,7 @@ extern "C" int PMPI_Neighbor_alltoallv_c(const void* sendbuf, const MPI_Count se
                                          void* recvbuf, const MPI_Count recvcounts[],
                                          const MPI_Aint rdispls[], MPI_Datatype recvtype,
                                          MPI_Comm comm) {
+  MPR_ENTRY;
   return alltoallv("MPI_Neighbor_alltoallv_c", sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                    recvcounts, rdispls, recvtype, comm, nullptr);
 }
@@ -289,6 +297,7 @@ extern "C" int PMPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts
                                        void* recvbuf, const int recvcounts[],
                                        const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                                        MPI_Comm comm) {
+  MPR_ENTRY;
   return alltoallw("MPI_Neighbor_alltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                    recvcounts, rdispls, recvtypes, comm, nullptr);
 }
@@ -299,6 +308,7 @@ extern "C" int PMPI_Neighbor_alltoallw_c(const void* sendbuf, const MPI_Count se
                                          void* recvbuf, const MPI_Count recvcounts[],
                                          const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                                          MPI_Comm comm) {
+  MPR_ENTRY;
   return alltoallw("MPI_Neighbor_alltoallw_c", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                    recvcounts, rdispls, recvtypes, comm, nullptr);
 }
@@ -307,6 +317,7 @@ MPR_WEAK_ALIAS(Neighbor_alltoallw_c);
 extern "C" int PMPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                         void* recvbuf, int recvcount, MPI_Datatype recvtype,
                                         MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Ineighbor_allgather";
   MPR_TRY(check_arg(fn, nullptr, request, "request is NULL"));
   return allgather(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
@@ -317,6 +328,7 @@ extern "C" int PMPI_Ineighbor_allgather_c(const void* sendbuf, MPI_Count sendcou
                                           MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount,
                                           MPI_Datatype recvtype, MPI_Comm comm,
                                           MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Ineighbor_allgather_c";
   MPR_TRY(check_arg(fn, nullptr, request, "request is NULL"));
   return allgather(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
@@ -327,6 +339,7 @@ extern "C" int PMPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI
                                          void* recvbuf, const int recvcounts[], const int displs[],
                                          MPI_Datatype recvtype, MPI_Comm comm,
                                          MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Ineighbor_allgatherv";
   MPR_TRY(check_arg(fn, nullptr, request, "request is NULL"));
   return allgatherv(fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
@@ -339,6 +352,7 @@ extern "C" int PMPI_Ineighbor_allgatherv_c(const void* sendbuf, MPI_Count sendco
                                            const MPI_Count recvcounts[], const MPI_Aint displs[],
                                            MPI_Datatype recvtype, MPI_Comm comm,
                                            MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Ineighbor_allgatherv_c";
   MPR_TRY(check_arg(fn, nullptr, request, "request is NULL"));
   return allgatherv(fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
@@ -349,6 +363,7 @@ MPR_WEAK_ALIAS(Ineighbor_allgatherv_c);
 extern "C" int PMPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                        void* recvbuf, int recvcount, MPI_Datatype recvtype,
                                        MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Ineighbor_alltoall";
   MPR_TRY(check_arg(fn, nullptr, request, "request is NULL"));
   return alltoall(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
@@ -359,6 +374,7 @@ extern "C" int PMPI_Ineighbor_alltoall_c(const void* sendbuf, MPI_Count sendcoun
                                          MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount,
                                          MPI_Datatype recvtype, MPI_Comm comm,
                                          MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Ineighbor_alltoall_c";
   MPR_TRY(check_arg(fn, nullptr, request, "request is NULL"));
   return alltoall(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
@@ -370,6 +386,7 @@ extern "C" int PMPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcount
                                         const int recvcounts[], const int rdispls[],
                                         MPI_Datatype recvtype, MPI_Comm comm,
                                         MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Ineighbor_alltoallv";
   MPR_TRY(check_arg(fn, nullptr, request, "request is NULL"));
   return alltoallv(fn, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
@@ -382,6 +399,7 @@ extern "C" int PMPI_Ineighbor_alltoallv_c(const void* sendbuf, const MPI_Count s
                                           void* recvbuf, const MPI_Count recvcounts[],
                                           const MPI_Aint rdispls[], MPI_Datatype recvtype,
                                           MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Ineighbor_alltoallv_c";
   MPR_TRY(check_arg(fn, nullptr, request, "request is NULL"));
   return alltoallv(fn, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
@@ -394,6 +412,7 @@ extern "C" int PMPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcount
                                         void* recvbuf, const int recvcounts[],
                                         const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                                         MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Ineighbor_alltoallw";
   MPR_TRY(check_arg(fn, nullptr, request, "request is NULL"));
   return alltoallw(fn, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
@@ -406,6 +425,7 @@ extern "C" int PMPI_Ineighbor_alltoallw_c(const void* sendbuf, const MPI_Count s
                                           void* recvbuf, const MPI_Count recvcounts[],
                                           const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                                           MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Ineighbor_alltoallw_c";
   MPR_TRY(check_arg(fn, nullptr, request, "request is NULL"));
   return alltoallw(fn, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
@@ -417,6 +437,7 @@ extern "C" int PMPI_Neighbor_allgather_init(const void* sendbuf, int sendcount,
                                             MPI_Datatype sendtype, void* recvbuf, int recvcount,
                                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                             MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Neighbor_allgather_init";
   return persistent_init(
       fn, comm, info, true, {sendtype, recvtype},
@@ -431,6 +452,7 @@ extern "C" int PMPI_Neighbor_allgather_init_c(const void* sendbuf, MPI_Count sen
                                               MPI_Datatype sendtype, void* recvbuf,
                                               MPI_Count recvcount, MPI_Datatype recvtype,
                                               MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Neighbor_allgather_init_c";
   return persistent_init(
       fn, comm, info, true, {sendtype, recvtype},
@@ -446,6 +468,7 @@ extern "C" int PMPI_Neighbor_allgatherv_init(const void* sendbuf, int sendcount,
                                              const int recvcounts[], const int displs[],
                                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                              MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Neighbor_allgatherv_init";
   return persistent_init(
       fn, comm, info, true, {sendtype, recvtype},
@@ -462,6 +485,7 @@ extern "C" int PMPI_Neighbor_allgatherv_init_c(const void* sendbuf, MPI_Count se
                                                const MPI_Count recvcounts[],
                                                const MPI_Aint displs[], MPI_Datatype recvtype,
                                                MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Neighbor_allgatherv_init_c";
   return persistent_init(
       fn, comm, info, true, {sendtype, recvtype},
@@ -477,6 +501,7 @@ extern "C" int PMPI_Neighbor_alltoall_init(const void* sendbuf, int sendcount,
                                            MPI_Datatype sendtype, void* recvbuf, int recvcount,
                                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                            MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Neighbor_alltoall_init";
   return persistent_init(
       fn, comm, info, true, {sendtype, recvtype},
@@ -491,6 +516,7 @@ extern "C" int PMPI_Neighbor_alltoall_init_c(const void* sendbuf, MPI_Count send
                                              MPI_Datatype sendtype, void* recvbuf,
                                              MPI_Count recvcount, MPI_Datatype recvtype,
                                              MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Neighbor_alltoall_init_c";
   return persistent_init(
       fn, comm, info, true, {sendtype, recvtype},
@@ -506,6 +532,7 @@ extern "C" int PMPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendc
                                             void* recvbuf, const int recvcounts[],
                                             const int rdispls[], MPI_Datatype recvtype,
                                             MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Neighbor_alltoallv_init";
   return persistent_init(
       fn, comm, info, true, {sendtype, recvtype},
@@ -522,6 +549,7 @@ extern "C" int PMPI_Neighbor_alltoallv_init_c(const void* sendbuf, const MPI_Cou
                                               void* recvbuf, const MPI_Count recvcounts[],
                                               const MPI_Aint rdispls[], MPI_Datatype recvtype,
                                               MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Neighbor_alltoallv_init_c";
   return persistent_init(
       fn, comm, info, true, {sendtype, recvtype},
@@ -539,6 +567,7 @@ extern "C" int PMPI_Neighbor_alltoallw_init(const void* sendbuf, const int sendc
                                             const int recvcounts[], const MPI_Aint rdispls[],
                                             const MPI_Datatype recvtypes[], MPI_Comm comm,
                                             MPI_Info info, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Neighbor_alltoallw_init";
   return persistent_init(
       fn, comm, info, true, {},
@@ -557,6 +586,7 @@ extern "C" int PMPI_Neighbor_alltoallw_init_c(const void* sendbuf, const MPI_Cou
                                               const MPI_Aint rdispls[],
                                               const MPI_Datatype recvtypes[], MPI_Comm comm,
                                               MPI_Info info, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Neighbor_alltoallw_init_c";
   return persistent_init(
       fn, comm, info, true, {},

@@ -23,16 +23,19 @@ int op_create(const char* fn, MPI_User_function* user_fn, MPI_User_function_c* u
 }  // namespace
 
 extern "C" int PMPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* op) {
+  MPR_ENTRY;
   return op_create("MPI_Op_create", user_fn, nullptr, commute, op);
 }
 MPR_WEAK_ALIAS(Op_create);
 
 extern "C" int PMPI_Op_create_c(MPI_User_function_c* user_fn, int commute, MPI_Op* op) {
+  MPR_ENTRY;
   return op_create("MPI_Op_create_c", nullptr, user_fn, commute, op);
 }
 MPR_WEAK_ALIAS(Op_create_c);
 
 extern "C" int PMPI_Op_free(MPI_Op* op) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Op_free";
   MPR_TRY(check_running(fn));
   MPR_TRY(check_arg(fn, nullptr, op, "op is NULL"));
@@ -48,6 +51,7 @@ extern "C" int PMPI_Op_free(MPI_Op* op) {
 MPR_WEAK_ALIAS(Op_free);
 
 extern "C" int PMPI_Op_commutative(MPI_Op op, int* commute) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Op_commutative";
   MPR_TRY(check_running(fn));
   MPR_TRY(check_arg(fn, nullptr, commute, "commute is NULL"));
@@ -62,6 +66,7 @@ MPR_WEAK_ALIAS(Op_commutative);
 // MPI_DATATYPE_NULL where there is none.
 extern "C" int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
                                          MPI_Datatype* pair_type) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Type_get_value_index";
   MPR_TRY(check_running(fn));
   Datatype *v, *i;

@@ -37,42 +37,49 @@ int nonblocking_send(const char* fn, const void* buf, MPI_Count count, MPI_Datat
 
 extern "C" int PMPI_Send(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
                          MPI_Comm comm) {
+  MPR_ENTRY;
   return blocking_send("MPI_Send", buf, count, datatype, dest, tag, comm, SendMode::kStandard);
 }
 MPR_WEAK_ALIAS(Send);
 
 extern "C" int PMPI_Send_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest,
                            int tag, MPI_Comm comm) {
+  MPR_ENTRY;
   return blocking_send("MPI_Send_c", buf, count, datatype, dest, tag, comm, SendMode::kStandard);
 }
 MPR_WEAK_ALIAS(Send_c);
 
 extern "C" int PMPI_Ssend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
                           MPI_Comm comm) {
+  MPR_ENTRY;
   return blocking_send("MPI_Ssend", buf, count, datatype, dest, tag, comm, SendMode::kSync);
 }
 MPR_WEAK_ALIAS(Ssend);
 
 extern "C" int PMPI_Ssend_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest,
                             int tag, MPI_Comm comm) {
+  MPR_ENTRY;
   return blocking_send("MPI_Ssend_c", buf, count, datatype, dest, tag, comm, SendMode::kSync);
 }
 MPR_WEAK_ALIAS(Ssend_c);
 
 extern "C" int PMPI_Rsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
                           MPI_Comm comm) {
+  MPR_ENTRY;
   return blocking_send("MPI_Rsend", buf, count, datatype, dest, tag, comm, SendMode::kReady);
 }
 MPR_WEAK_ALIAS(Rsend);
 
 extern "C" int PMPI_Rsend_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest,
                             int tag, MPI_Comm comm) {
+  MPR_ENTRY;
   return blocking_send("MPI_Rsend_c", buf, count, datatype, dest, tag, comm, SendMode::kReady);
 }
 MPR_WEAK_ALIAS(Rsend_c);
 
 extern "C" int PMPI_Isend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
                           MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   return nonblocking_send("MPI_Isend", buf, count, datatype, dest, tag, comm, SendMode::kStandard,
                           request);
 }
@@ -80,6 +87,7 @@ MPR_WEAK_ALIAS(Isend);
 
 extern "C" int PMPI_Isend_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest,
                             int tag, MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   return nonblocking_send("MPI_Isend_c", buf, count, datatype, dest, tag, comm, SendMode::kStandard,
                           request);
 }
@@ -87,6 +95,7 @@ MPR_WEAK_ALIAS(Isend_c);
 
 extern "C" int PMPI_Issend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
                            MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   return nonblocking_send("MPI_Issend", buf, count, datatype, dest, tag, comm, SendMode::kSync,
                           request);
 }
@@ -94,6 +103,7 @@ MPR_WEAK_ALIAS(Issend);
 
 extern "C" int PMPI_Issend_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest,
                              int tag, MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   return nonblocking_send("MPI_Issend_c", buf, count, datatype, dest, tag, comm, SendMode::kSync,
                           request);
 }
@@ -101,6 +111,7 @@ MPR_WEAK_ALIAS(Issend_c);
 
 extern "C" int PMPI_Irsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
                            MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   return nonblocking_send("MPI_Irsend", buf, count, datatype, dest, tag, comm, SendMode::kReady,
                           request);
 }
@@ -108,6 +119,7 @@ MPR_WEAK_ALIAS(Irsend);
 
 extern "C" int PMPI_Irsend_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest,
                              int tag, MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   return nonblocking_send("MPI_Irsend_c", buf, count, datatype, dest, tag, comm, SendMode::kReady,
                           request);
 }
@@ -126,12 +138,14 @@ int bsend_impl(const char* fn, const void* buf, MPI_Count count, MPI_Datatype da
 
 extern "C" int PMPI_Bsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
                           MPI_Comm h) {
+  MPR_ENTRY;
   return bsend_impl("MPI_Bsend", buf, count, datatype, dest, tag, h);
 }
 MPR_WEAK_ALIAS(Bsend);
 
 extern "C" int PMPI_Bsend_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest,
                             int tag, MPI_Comm h) {
+  MPR_ENTRY;
   return bsend_impl("MPI_Bsend_c", buf, count, datatype, dest, tag, h);
 }
 MPR_WEAK_ALIAS(Bsend_c);
@@ -159,12 +173,14 @@ int ibsend_impl(const char* fn, const void* buf, MPI_Count count, MPI_Datatype d
 
 extern "C" int PMPI_Ibsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
                            MPI_Comm h, MPI_Request* request) {
+  MPR_ENTRY;
   return ibsend_impl("MPI_Ibsend", buf, count, datatype, dest, tag, h, request);
 }
 MPR_WEAK_ALIAS(Ibsend);
 
 extern "C" int PMPI_Ibsend_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest,
                              int tag, MPI_Comm h, MPI_Request* request) {
+  MPR_ENTRY;
   return ibsend_impl("MPI_Ibsend_c", buf, count, datatype, dest, tag, h, request);
 }
 MPR_WEAK_ALIAS(Ibsend_c);
@@ -223,29 +239,37 @@ int flush(const char* fn, MPI_Comm h, MPI_Request* request) {
 }  // namespace
 
 extern "C" int PMPI_Buffer_attach(void* buffer, int size) {
+  MPR_ENTRY;
   return attach("MPI_Buffer_attach", MPI_COMM_NULL, buffer, size);
 }
 MPR_WEAK_ALIAS(Buffer_attach);
 
 extern "C" int PMPI_Buffer_attach_c(void* buffer, MPI_Count size) {
+  MPR_ENTRY;
   return attach("MPI_Buffer_attach_c", MPI_COMM_NULL, buffer, size);
 }
 MPR_WEAK_ALIAS(Buffer_attach_c);
 
 extern "C" int PMPI_Buffer_detach(void* buffer_addr, int* size) {
+  MPR_ENTRY;
   return detach("MPI_Buffer_detach", MPI_COMM_NULL, buffer_addr, size);
 }
 MPR_WEAK_ALIAS(Buffer_detach);
 
 extern "C" int PMPI_Buffer_detach_c(void* buffer_addr, MPI_Count* size) {
+  MPR_ENTRY;
   return detach("MPI_Buffer_detach_c", MPI_COMM_NULL, buffer_addr, size);
 }
 MPR_WEAK_ALIAS(Buffer_detach_c);
 
-extern "C" int PMPI_Buffer_flush(void) { return flush("MPI_Buffer_flush", MPI_COMM_NULL, nullptr); }
+extern "C" int PMPI_Buffer_flush(void) {
+  MPR_ENTRY;
+  return flush("MPI_Buffer_flush", MPI_COMM_NULL, nullptr);
+}
 MPR_WEAK_ALIAS(Buffer_flush);
 
 extern "C" int PMPI_Buffer_iflush(MPI_Request* request) {
+  MPR_ENTRY;
   if (!request && running())
     return raise_error(nullptr, MPI_ERR_ARG, "MPI_Buffer_iflush", "request is NULL");
   return flush("MPI_Buffer_iflush", MPI_COMM_NULL, request);
@@ -253,6 +277,7 @@ extern "C" int PMPI_Buffer_iflush(MPI_Request* request) {
 MPR_WEAK_ALIAS(Buffer_iflush);
 
 extern "C" int PMPI_Comm_attach_buffer(MPI_Comm comm, void* buffer, int size) {
+  MPR_ENTRY;
   if (comm == MPI_COMM_NULL && running())
     return raise_error(nullptr, MPI_ERR_COMM, "MPI_Comm_attach_buffer", "comm is MPI_COMM_NULL");
   return attach("MPI_Comm_attach_buffer", comm, buffer, size);
@@ -260,6 +285,7 @@ extern "C" int PMPI_Comm_attach_buffer(MPI_Comm comm, void* buffer, int size) {
 MPR_WEAK_ALIAS(Comm_attach_buffer);
 
 extern "C" int PMPI_Comm_attach_buffer_c(MPI_Comm comm, void* buffer, MPI_Count size) {
+  MPR_ENTRY;
   if (comm == MPI_COMM_NULL && running())
     return raise_error(nullptr, MPI_ERR_COMM, "MPI_Comm_attach_buffer_c", "comm is MPI_COMM_NULL");
   return attach("MPI_Comm_attach_buffer_c", comm, buffer, size);
@@ -267,6 +293,7 @@ extern "C" int PMPI_Comm_attach_buffer_c(MPI_Comm comm, void* buffer, MPI_Count 
 MPR_WEAK_ALIAS(Comm_attach_buffer_c);
 
 extern "C" int PMPI_Comm_detach_buffer(MPI_Comm comm, void* buffer_addr, int* size) {
+  MPR_ENTRY;
   if (comm == MPI_COMM_NULL && running())
     return raise_error(nullptr, MPI_ERR_COMM, "MPI_Comm_detach_buffer", "comm is MPI_COMM_NULL");
   return detach("MPI_Comm_detach_buffer", comm, buffer_addr, size);
@@ -274,6 +301,7 @@ extern "C" int PMPI_Comm_detach_buffer(MPI_Comm comm, void* buffer_addr, int* si
 MPR_WEAK_ALIAS(Comm_detach_buffer);
 
 extern "C" int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void* buffer_addr, MPI_Count* size) {
+  MPR_ENTRY;
   if (comm == MPI_COMM_NULL && running())
     return raise_error(nullptr, MPI_ERR_COMM, "MPI_Comm_detach_buffer_c", "comm is MPI_COMM_NULL");
   return detach("MPI_Comm_detach_buffer_c", comm, buffer_addr, size);
@@ -281,6 +309,7 @@ extern "C" int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void* buffer_addr, MPI_C
 MPR_WEAK_ALIAS(Comm_detach_buffer_c);
 
 extern "C" int PMPI_Comm_flush_buffer(MPI_Comm comm) {
+  MPR_ENTRY;
   if (comm == MPI_COMM_NULL && running())
     return raise_error(nullptr, MPI_ERR_COMM, "MPI_Comm_flush_buffer", "comm is MPI_COMM_NULL");
   return flush("MPI_Comm_flush_buffer", comm, nullptr);
@@ -288,6 +317,7 @@ extern "C" int PMPI_Comm_flush_buffer(MPI_Comm comm) {
 MPR_WEAK_ALIAS(Comm_flush_buffer);
 
 extern "C" int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   if ((comm == MPI_COMM_NULL || !request) && running())
     return raise_error(to_comm(comm), comm == MPI_COMM_NULL ? MPI_ERR_COMM : MPI_ERR_ARG,
                        "MPI_Comm_iflush_buffer", "comm is MPI_COMM_NULL or request is NULL");
@@ -307,12 +337,14 @@ int recv_impl(const char* fn, void* buf, MPI_Count count, MPI_Datatype datatype,
 
 extern "C" int PMPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag,
                          MPI_Comm h, MPI_Status* status) {
+  MPR_ENTRY;
   return recv_impl("MPI_Recv", buf, count, datatype, source, tag, h, status);
 }
 MPR_WEAK_ALIAS(Recv);
 
 extern "C" int PMPI_Recv_c(void* buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
                            MPI_Comm h, MPI_Status* status) {
+  MPR_ENTRY;
   return recv_impl("MPI_Recv_c", buf, count, datatype, source, tag, h, status);
 }
 MPR_WEAK_ALIAS(Recv_c);
@@ -331,12 +363,14 @@ int irecv_impl(const char* fn, void* buf, MPI_Count count, MPI_Datatype datatype
 
 extern "C" int PMPI_Irecv(void* buf, int count, MPI_Datatype datatype, int source, int tag,
                           MPI_Comm h, MPI_Request* request) {
+  MPR_ENTRY;
   return irecv_impl("MPI_Irecv", buf, count, datatype, source, tag, h, request);
 }
 MPR_WEAK_ALIAS(Irecv);
 
 extern "C" int PMPI_Irecv_c(void* buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
                             MPI_Comm h, MPI_Request* request) {
+  MPR_ENTRY;
   return irecv_impl("MPI_Irecv_c", buf, count, datatype, source, tag, h, request);
 }
 MPR_WEAK_ALIAS(Irecv_c);
@@ -361,6 +395,7 @@ int sendrecv_impl(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_
 extern "C" int PMPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
                              int sendtag, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                              int source, int recvtag, MPI_Comm h, MPI_Status* status) {
+  MPR_ENTRY;
   return sendrecv_impl("MPI_Sendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
                        recvcount, recvtype, source, recvtag, h, status);
 }
@@ -370,6 +405,7 @@ extern "C" int PMPI_Sendrecv_c(const void* sendbuf, MPI_Count sendcount, MPI_Dat
                                int dest, int sendtag, void* recvbuf, MPI_Count recvcount,
                                MPI_Datatype recvtype, int source, int recvtag, MPI_Comm h,
                                MPI_Status* status) {
+  MPR_ENTRY;
   return sendrecv_impl("MPI_Sendrecv_c", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
                        recvcount, recvtype, source, recvtag, h, status);
 }
@@ -399,6 +435,7 @@ int sendrecv_replace_impl(const char* fn, void* buf, MPI_Count count, MPI_Dataty
 extern "C" int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest,
                                      int sendtag, int source, int recvtag, MPI_Comm h,
                                      MPI_Status* status) {
+  MPR_ENTRY;
   return sendrecv_replace_impl("MPI_Sendrecv_replace", buf, count, datatype, dest, sendtag, source,
                                recvtag, h, status);
 }
@@ -407,6 +444,7 @@ MPR_WEAK_ALIAS(Sendrecv_replace);
 extern "C" int PMPI_Sendrecv_replace_c(void* buf, MPI_Count count, MPI_Datatype datatype, int dest,
                                        int sendtag, int source, int recvtag, MPI_Comm h,
                                        MPI_Status* status) {
+  MPR_ENTRY;
   return sendrecv_replace_impl("MPI_Sendrecv_replace_c", buf, count, datatype, dest, sendtag,
                                source, recvtag, h, status);
 }

@@ -88,35 +88,41 @@ int pack_size(const char* fn, MPI_Count incount, MPI_Datatype datatype, MPI_Comm
 
 extern "C" int PMPI_Pack(const void* inbuf, int incount, MPI_Datatype datatype, void* outbuf,
                          int outsize, int* position, MPI_Comm h) {
+  MPR_ENTRY;
   return pack("MPI_Pack", inbuf, incount, datatype, outbuf, outsize, position, h);
 }
 MPR_WEAK_ALIAS(Pack);
 
 extern "C" int PMPI_Pack_c(const void* inbuf, MPI_Count incount, MPI_Datatype datatype,
                            void* outbuf, MPI_Count outsize, MPI_Count* position, MPI_Comm h) {
+  MPR_ENTRY;
   return pack("MPI_Pack_c", inbuf, incount, datatype, outbuf, outsize, position, h);
 }
 MPR_WEAK_ALIAS(Pack_c);
 
 extern "C" int PMPI_Unpack(const void* inbuf, int insize, int* position, void* outbuf, int outcount,
                            MPI_Datatype datatype, MPI_Comm h) {
+  MPR_ENTRY;
   return unpack("MPI_Unpack", inbuf, insize, position, outbuf, outcount, datatype, h);
 }
 MPR_WEAK_ALIAS(Unpack);
 
 extern "C" int PMPI_Unpack_c(const void* inbuf, MPI_Count insize, MPI_Count* position, void* outbuf,
                              MPI_Count outcount, MPI_Datatype datatype, MPI_Comm h) {
+  MPR_ENTRY;
   return unpack("MPI_Unpack_c", inbuf, insize, position, outbuf, outcount, datatype, h);
 }
 MPR_WEAK_ALIAS(Unpack_c);
 
 extern "C" int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm h, int* size) {
+  MPR_ENTRY;
   return pack_size("MPI_Pack_size", incount, datatype, h, size);
 }
 MPR_WEAK_ALIAS(Pack_size);
 
 extern "C" int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm h,
                                 MPI_Count* size) {
+  MPR_ENTRY;
   return pack_size("MPI_Pack_size_c", incount, datatype, h, size);
 }
 MPR_WEAK_ALIAS(Pack_size_c);
@@ -197,6 +203,7 @@ int pack_external_size(const char* fn, const char* datarep, MPI_Count incount,
 extern "C" int PMPI_Pack_external(const char datarep[], const void* inbuf, int incount,
                                   MPI_Datatype datatype, void* outbuf, MPI_Aint outsize,
                                   MPI_Aint* position) {
+  MPR_ENTRY;
   return pack_external("MPI_Pack_external", datarep, inbuf, incount, datatype, outbuf, outsize,
                        position);
 }
@@ -205,6 +212,7 @@ MPR_WEAK_ALIAS(Pack_external);
 extern "C" int PMPI_Pack_external_c(const char datarep[], const void* inbuf, MPI_Count incount,
                                     MPI_Datatype datatype, void* outbuf, MPI_Count outsize,
                                     MPI_Count* position) {
+  MPR_ENTRY;
   return pack_external("MPI_Pack_external_c", datarep, inbuf, incount, datatype, outbuf, outsize,
                        position);
 }
@@ -213,6 +221,7 @@ MPR_WEAK_ALIAS(Pack_external_c);
 extern "C" int PMPI_Unpack_external(const char datarep[], const void* inbuf, MPI_Aint insize,
                                     MPI_Aint* position, void* outbuf, int outcount,
                                     MPI_Datatype datatype) {
+  MPR_ENTRY;
   return unpack_external("MPI_Unpack_external", datarep, inbuf, insize, position, outbuf, outcount,
                          datatype);
 }
@@ -221,6 +230,7 @@ MPR_WEAK_ALIAS(Unpack_external);
 extern "C" int PMPI_Unpack_external_c(const char datarep[], const void* inbuf, MPI_Count insize,
                                       MPI_Count* position, void* outbuf, MPI_Count outcount,
                                       MPI_Datatype datatype) {
+  MPR_ENTRY;
   return unpack_external("MPI_Unpack_external_c", datarep, inbuf, insize, position, outbuf,
                          outcount, datatype);
 }
@@ -228,17 +238,20 @@ MPR_WEAK_ALIAS(Unpack_external_c);
 
 extern "C" int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
                                        MPI_Aint* size) {
+  MPR_ENTRY;
   return pack_external_size("MPI_Pack_external_size", datarep, incount, datatype, size);
 }
 MPR_WEAK_ALIAS(Pack_external_size);
 
 extern "C" int PMPI_Pack_external_size_c(const char datarep[], MPI_Count incount,
                                          MPI_Datatype datatype, MPI_Count* size) {
+  MPR_ENTRY;
   return pack_external_size("MPI_Pack_external_size_c", datarep, incount, datatype, size);
 }
 MPR_WEAK_ALIAS(Pack_external_size_c);
 
 extern "C" int PMPI_Get_address(const void* location, MPI_Aint* address) {
+  MPR_ENTRY;
   MPR_TRY(check_arg("MPI_Get_address", nullptr, address != nullptr, "address is NULL"));
   *address = reinterpret_cast<MPI_Aint>(location);
   return MPI_SUCCESS;

@@ -184,6 +184,7 @@ int pready(const char* fn, const int* list, int lo, int hi, MPI_Request request)
 extern "C" int PMPI_Psend_init(const void* buf, int partitions, MPI_Count count,
                                MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                                MPI_Info info, MPI_Request* request) {
+  MPR_ENTRY;
   return init("MPI_Psend_init", true, buf, partitions, count, datatype, dest, tag, comm, info,
               request);
 }
@@ -192,17 +193,20 @@ MPR_WEAK_ALIAS(Psend_init);
 extern "C" int PMPI_Precv_init(void* buf, int partitions, MPI_Count count, MPI_Datatype datatype,
                                int source, int tag, MPI_Comm comm, MPI_Info info,
                                MPI_Request* request) {
+  MPR_ENTRY;
   return init("MPI_Precv_init", false, buf, partitions, count, datatype, source, tag, comm, info,
               request);
 }
 MPR_WEAK_ALIAS(Precv_init);
 
 extern "C" int PMPI_Pready(int partition, MPI_Request request) {
+  MPR_ENTRY;
   return pready("MPI_Pready", nullptr, partition, partition, request);
 }
 MPR_WEAK_ALIAS(Pready);
 
 extern "C" int PMPI_Pready_range(int partition_low, int partition_high, MPI_Request request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Pready_range";
   if (partition_low > partition_high && running())
     return raise_error(nullptr, MPI_ERR_ARG, fn, "partition_low %d is above partition_high %d",
@@ -212,6 +216,7 @@ extern "C" int PMPI_Pready_range(int partition_low, int partition_high, MPI_Requ
 MPR_WEAK_ALIAS(Pready_range);
 
 extern "C" int PMPI_Pready_list(int length, const int array_of_partitions[], MPI_Request request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Pready_list";
   if (running() && (length < 0 || (length > 0 && !array_of_partitions)))
     return raise_error(nullptr, MPI_ERR_ARG, fn, "invalid length %d or NULL array_of_partitions",
@@ -222,6 +227,7 @@ extern "C" int PMPI_Pready_list(int length, const int array_of_partitions[], MPI
 MPR_WEAK_ALIAS(Pready_list);
 
 extern "C" int PMPI_Parrived(MPI_Request request, int partition, int* flag) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Parrived";
   PersistentRequest* r;
   MPR_TRY(check_partitioned(fn, request, false, &r));
@@ -230,7 +236,7 @@ extern "C" int PMPI_Parrived(MPI_Request request, int partition, int* flag) {
   if (partition < 0 || partition >= p->partitions)
     return raise_error(request_comm(r), MPI_ERR_ARG, fn,
                        "invalid partition %d (the request has %d)", partition, p->partitions);
-  the_pml().progress();
+  test_progress();
   // A finished round (its child is gone) or a partition whose receive has finished.
   auto* c = static_cast<CompoundRequest*>(r->child);
   if (!c || p->peer == MPI_PROC_NULL) {

@@ -39,6 +39,7 @@ int start_one(const char* fn, MPI_Request* h) {
 
 extern "C" int PMPI_Send_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
                               MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   return send_init("MPI_Send_init", buf, count, datatype, dest, tag, comm, POp::kSend,
                    SendMode::kStandard, request);
 }
@@ -46,6 +47,7 @@ MPR_WEAK_ALIAS(Send_init);
 
 extern "C" int PMPI_Send_init_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest,
                                 int tag, MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   return send_init("MPI_Send_init_c", buf, count, datatype, dest, tag, comm, POp::kSend,
                    SendMode::kStandard, request);
 }
@@ -53,6 +55,7 @@ MPR_WEAK_ALIAS(Send_init_c);
 
 extern "C" int PMPI_Ssend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
                                MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   return send_init("MPI_Ssend_init", buf, count, datatype, dest, tag, comm, POp::kSend,
                    SendMode::kSync, request);
 }
@@ -60,6 +63,7 @@ MPR_WEAK_ALIAS(Ssend_init);
 
 extern "C" int PMPI_Ssend_init_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest,
                                  int tag, MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   return send_init("MPI_Ssend_init_c", buf, count, datatype, dest, tag, comm, POp::kSend,
                    SendMode::kSync, request);
 }
@@ -67,6 +71,7 @@ MPR_WEAK_ALIAS(Ssend_init_c);
 
 extern "C" int PMPI_Rsend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
                                MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   return send_init("MPI_Rsend_init", buf, count, datatype, dest, tag, comm, POp::kSend,
                    SendMode::kReady, request);
 }
@@ -74,6 +79,7 @@ MPR_WEAK_ALIAS(Rsend_init);
 
 extern "C" int PMPI_Rsend_init_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest,
                                  int tag, MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   return send_init("MPI_Rsend_init_c", buf, count, datatype, dest, tag, comm, POp::kSend,
                    SendMode::kReady, request);
 }
@@ -81,6 +87,7 @@ MPR_WEAK_ALIAS(Rsend_init_c);
 
 extern "C" int PMPI_Bsend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
                                MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   return send_init("MPI_Bsend_init", buf, count, datatype, dest, tag, comm, POp::kBsend,
                    SendMode::kStandard, request);
 }
@@ -88,6 +95,7 @@ MPR_WEAK_ALIAS(Bsend_init);
 
 extern "C" int PMPI_Bsend_init_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest,
                                  int tag, MPI_Comm comm, MPI_Request* request) {
+  MPR_ENTRY;
   return send_init("MPI_Bsend_init_c", buf, count, datatype, dest, tag, comm, POp::kBsend,
                    SendMode::kStandard, request);
 }
@@ -108,17 +116,20 @@ int recv_init_impl(const char* fn, void* buf, MPI_Count count, MPI_Datatype data
 
 extern "C" int PMPI_Recv_init(void* buf, int count, MPI_Datatype datatype, int source, int tag,
                               MPI_Comm h, MPI_Request* request) {
+  MPR_ENTRY;
   return recv_init_impl("MPI_Recv_init", buf, count, datatype, source, tag, h, request);
 }
 MPR_WEAK_ALIAS(Recv_init);
 
 extern "C" int PMPI_Recv_init_c(void* buf, MPI_Count count, MPI_Datatype datatype, int source,
                                 int tag, MPI_Comm h, MPI_Request* request) {
+  MPR_ENTRY;
   return recv_init_impl("MPI_Recv_init_c", buf, count, datatype, source, tag, h, request);
 }
 MPR_WEAK_ALIAS(Recv_init_c);
 
 extern "C" int PMPI_Start(MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Start";
   MPR_TRY(check_running(fn));
   return start_one(fn, request);
@@ -126,6 +137,7 @@ extern "C" int PMPI_Start(MPI_Request* request) {
 MPR_WEAK_ALIAS(Start);
 
 extern "C" int PMPI_Startall(int count, MPI_Request array_of_requests[]) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Startall";
   MPR_TRY(check_running(fn));
   if (count < 0) return raise_error(nullptr, MPI_ERR_COUNT, fn, "invalid count %d", count);
@@ -157,6 +169,7 @@ int isendrecv_impl(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI
 extern "C" int PMPI_Isendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
                               int sendtag, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                               int source, int recvtag, MPI_Comm h, MPI_Request* request) {
+  MPR_ENTRY;
   return isendrecv_impl("MPI_Isendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
                         recvcount, recvtype, source, recvtag, h, request);
 }
@@ -166,6 +179,7 @@ extern "C" int PMPI_Isendrecv_c(const void* sendbuf, MPI_Count sendcount, MPI_Da
                                 int dest, int sendtag, void* recvbuf, MPI_Count recvcount,
                                 MPI_Datatype recvtype, int source, int recvtag, MPI_Comm h,
                                 MPI_Request* request) {
+  MPR_ENTRY;
   return isendrecv_impl("MPI_Isendrecv_c", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
                         recvcount, recvtype, source, recvtag, h, request);
 }
@@ -198,6 +212,7 @@ int isendrecv_replace_impl(const char* fn, void* buf, MPI_Count count, MPI_Datat
 extern "C" int PMPI_Isendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest,
                                       int sendtag, int source, int recvtag, MPI_Comm h,
                                       MPI_Request* request) {
+  MPR_ENTRY;
   return isendrecv_replace_impl("MPI_Isendrecv_replace", buf, count, datatype, dest, sendtag,
                                 source, recvtag, h, request);
 }
@@ -206,6 +221,7 @@ MPR_WEAK_ALIAS(Isendrecv_replace);
 extern "C" int PMPI_Isendrecv_replace_c(void* buf, MPI_Count count, MPI_Datatype datatype, int dest,
                                         int sendtag, int source, int recvtag, MPI_Comm h,
                                         MPI_Request* request) {
+  MPR_ENTRY;
   return isendrecv_replace_impl("MPI_Isendrecv_replace_c", buf, count, datatype, dest, sendtag,
                                 source, recvtag, h, request);
 }
@@ -215,6 +231,7 @@ extern "C" int PMPI_Grequest_start(MPI_Grequest_query_function* query_fn,
                                    MPI_Grequest_free_function* free_fn,
                                    MPI_Grequest_cancel_function* cancel_fn, void* extra_state,
                                    MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Grequest_start";
   MPR_TRY(check_running(fn));
   MPR_TRY(check_arg(fn, nullptr, request, "request is NULL"));
@@ -225,6 +242,7 @@ extern "C" int PMPI_Grequest_start(MPI_Grequest_query_function* query_fn,
 MPR_WEAK_ALIAS(Grequest_start);
 
 extern "C" int PMPI_Grequest_complete(MPI_Request request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Grequest_complete";
   MPR_TRY(check_running(fn));
   GeneralizedRequest* g =

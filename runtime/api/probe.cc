@@ -60,6 +60,7 @@ int start_matched(const char* fn, void* buf, MPI_Count count, MPI_Datatype type,
 }  // namespace
 
 extern "C" int PMPI_Iprobe(int source, int tag, MPI_Comm h, int* flag, MPI_Status* status) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Iprobe";
   Comm* comm;
   MPR_TRY(check_probe(fn, h, source, tag, &comm));
@@ -70,7 +71,7 @@ extern "C" int PMPI_Iprobe(int source, int tag, MPI_Comm h, int* flag, MPI_Statu
     return MPI_SUCCESS;
   }
   mpr::pml::Status s;
-  the_pml().progress();
+  test_progress();
   *flag = the_pml().iprobe(source, tag, comm->ctx_p2p(), &s);
   if (*flag) set_probe_status(status, s);
   return MPI_SUCCESS;
@@ -78,6 +79,7 @@ extern "C" int PMPI_Iprobe(int source, int tag, MPI_Comm h, int* flag, MPI_Statu
 MPR_WEAK_ALIAS(Iprobe);
 
 extern "C" int PMPI_Probe(int source, int tag, MPI_Comm h, MPI_Status* status) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Probe";
   Comm* comm;
   MPR_TRY(check_probe(fn, h, source, tag, &comm));
@@ -95,6 +97,7 @@ MPR_WEAK_ALIAS(Probe);
 
 extern "C" int PMPI_Improbe(int source, int tag, MPI_Comm h, int* flag, MPI_Message* message,
                             MPI_Status* status) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Improbe";
   Comm* comm;
   MPR_TRY(check_probe(fn, h, source, tag, &comm));
@@ -106,7 +109,7 @@ extern "C" int PMPI_Improbe(int source, int tag, MPI_Comm h, int* flag, MPI_Mess
     return MPI_SUCCESS;
   }
   mpr::pml::Status s;
-  the_pml().progress();
+  test_progress();
   mpr::pml::Message* msg = the_pml().improbe(source, tag, comm->ctx_p2p(), &s);
   *flag = msg != nullptr;
   if (msg) {
@@ -119,6 +122,7 @@ MPR_WEAK_ALIAS(Improbe);
 
 extern "C" int PMPI_Mprobe(int source, int tag, MPI_Comm h, MPI_Message* message,
                            MPI_Status* status) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Mprobe";
   Comm* comm;
   MPR_TRY(check_probe(fn, h, source, tag, &comm));
@@ -154,12 +158,14 @@ int mrecv_impl(const char* fn, void* buf, MPI_Count count, MPI_Datatype datatype
 
 extern "C" int PMPI_Mrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message,
                           MPI_Status* status) {
+  MPR_ENTRY;
   return mrecv_impl("MPI_Mrecv", buf, count, datatype, message, status);
 }
 MPR_WEAK_ALIAS(Mrecv);
 
 extern "C" int PMPI_Mrecv_c(void* buf, MPI_Count count, MPI_Datatype datatype, MPI_Message* message,
                             MPI_Status* status) {
+  MPR_ENTRY;
   return mrecv_impl("MPI_Mrecv_c", buf, count, datatype, message, status);
 }
 MPR_WEAK_ALIAS(Mrecv_c);
@@ -177,12 +183,14 @@ int imrecv_impl(const char* fn, void* buf, MPI_Count count, MPI_Datatype datatyp
 
 extern "C" int PMPI_Imrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message,
                            MPI_Request* request) {
+  MPR_ENTRY;
   return imrecv_impl("MPI_Imrecv", buf, count, datatype, message, request);
 }
 MPR_WEAK_ALIAS(Imrecv);
 
 extern "C" int PMPI_Imrecv_c(void* buf, MPI_Count count, MPI_Datatype datatype,
                              MPI_Message* message, MPI_Request* request) {
+  MPR_ENTRY;
   return imrecv_impl("MPI_Imrecv_c", buf, count, datatype, message, request);
 }
 MPR_WEAK_ALIAS(Imrecv_c);

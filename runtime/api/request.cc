@@ -93,6 +93,7 @@ bool any_active(int count, const MPI_Request* reqs) {
 }  // namespace
 
 extern "C" int PMPI_Wait(MPI_Request* request, MPI_Status* status) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Wait";
   MPR_TRY(check_running(fn));
   MPR_TRY(check_arg(fn, nullptr, request, "request is NULL"));
@@ -108,6 +109,7 @@ extern "C" int PMPI_Wait(MPI_Request* request, MPI_Status* status) {
 MPR_WEAK_ALIAS(Wait);
 
 extern "C" int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Test";
   MPR_TRY(check_running(fn));
   MPR_TRY(check_arg(fn, nullptr, request && flag, "request or flag is NULL"));
@@ -118,7 +120,7 @@ extern "C" int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
   }
   Request* r = from_handle(*request);
   if (!request_test(r)) {
-    the_pml().progress();
+    test_progress();
     if (!request_test(r)) {
       *flag = 0;
       return MPI_SUCCESS;
@@ -132,6 +134,7 @@ extern "C" int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
 MPR_WEAK_ALIAS(Test);
 
 extern "C" int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[]) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Waitall";
   MPR_TRY(check_running(fn));
   MPR_TRY(check_array(fn, count, reqs));
@@ -153,11 +156,12 @@ extern "C" int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[]
 MPR_WEAK_ALIAS(Waitall);
 
 extern "C" int PMPI_Testall(int count, MPI_Request reqs[], int* flag, MPI_Status statuses[]) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Testall";
   MPR_TRY(check_running(fn));
   MPR_TRY(check_array(fn, count, reqs));
   MPR_TRY(check_arg(fn, nullptr, flag, "flag is NULL"));
-  the_pml().progress();
+  test_progress();
   for (int i = 0; i < count; ++i)
     if (reqs[i] != MPI_REQUEST_NULL && !request_test(from_handle(reqs[i]))) {
       *flag = 0;
@@ -180,6 +184,7 @@ extern "C" int PMPI_Testall(int count, MPI_Request reqs[], int* flag, MPI_Status
 MPR_WEAK_ALIAS(Testall);
 
 extern "C" int PMPI_Waitany(int count, MPI_Request reqs[], int* index, MPI_Status* status) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Waitany";
   MPR_TRY(check_running(fn));
   MPR_TRY(check_array(fn, count, reqs));
@@ -203,6 +208,7 @@ MPR_WEAK_ALIAS(Waitany);
 
 extern "C" int PMPI_Testany(int count, MPI_Request reqs[], int* index, int* flag,
                             MPI_Status* status) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Testany";
   MPR_TRY(check_running(fn));
   MPR_TRY(check_array(fn, count, reqs));
@@ -213,7 +219,7 @@ extern "C" int PMPI_Testany(int count, MPI_Request reqs[], int* index, int* flag
     empty_status(status);
     return MPI_SUCCESS;
   }
-  the_pml().progress();
+  test_progress();
   for (int i = 0; i < count; ++i) {
     if (!live(reqs[i]) || !request_test(from_handle(reqs[i]))) continue;
     *index = i;
@@ -229,6 +235,7 @@ MPR_WEAK_ALIAS(Testany);
 
 extern "C" int PMPI_Waitsome(int incount, MPI_Request reqs[], int* outcount, int indices[],
                              MPI_Status statuses[]) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Waitsome";
   MPR_TRY(check_running(fn));
   MPR_TRY(check_array(fn, incount, reqs));
@@ -247,6 +254,7 @@ MPR_WEAK_ALIAS(Waitsome);
 
 extern "C" int PMPI_Testsome(int incount, MPI_Request reqs[], int* outcount, int indices[],
                              MPI_Status statuses[]) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Testsome";
   MPR_TRY(check_running(fn));
   MPR_TRY(check_array(fn, incount, reqs));
@@ -256,12 +264,13 @@ extern "C" int PMPI_Testsome(int incount, MPI_Request reqs[], int* outcount, int
     *outcount = MPI_UNDEFINED;
     return MPI_SUCCESS;
   }
-  the_pml().progress();
+  test_progress();
   return finish_some(fn, incount, reqs, outcount, indices, statuses);
 }
 MPR_WEAK_ALIAS(Testsome);
 
 extern "C" int PMPI_Request_free(MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Request_free";
   MPR_TRY(check_running(fn));
   if (!request || *request == MPI_REQUEST_NULL)
@@ -273,6 +282,7 @@ extern "C" int PMPI_Request_free(MPI_Request* request) {
 MPR_WEAK_ALIAS(Request_free);
 
 extern "C" int PMPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Request_get_status";
   MPR_TRY(check_running(fn));
   MPR_TRY(check_arg(fn, nullptr, flag, "flag is NULL"));
@@ -282,7 +292,7 @@ extern "C" int PMPI_Request_get_status(MPI_Request request, int* flag, MPI_Statu
     return MPI_SUCCESS;
   }
   Request* r = from_handle(request);
-  the_pml().progress();
+  test_progress();
   *flag = request_test(r);
   if (!*flag) return MPI_SUCCESS;
   return raise(request_comm(r), request_status(fn, r, status));
@@ -290,6 +300,7 @@ extern "C" int PMPI_Request_get_status(MPI_Request request, int* flag, MPI_Statu
 MPR_WEAK_ALIAS(Request_get_status);
 
 extern "C" int PMPI_Cancel(MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Cancel";
   MPR_TRY(check_running(fn));
   if (!request || *request == MPI_REQUEST_NULL)
@@ -302,6 +313,7 @@ extern "C" int PMPI_Cancel(MPI_Request* request) {
 MPR_WEAK_ALIAS(Cancel);
 
 extern "C" int PMPI_Test_cancelled(const MPI_Status* status, int* flag) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Test_cancelled";
   MPR_TRY(check_arg(fn, nullptr, status && flag, "status or flag is NULL"));
   *flag = status_cancelled(status);
@@ -310,6 +322,7 @@ extern "C" int PMPI_Test_cancelled(const MPI_Status* status, int* flag) {
 MPR_WEAK_ALIAS(Test_cancelled);
 
 extern "C" int PMPI_Status_set_cancelled(MPI_Status* status, int flag) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Status_set_cancelled";
   MPR_TRY(check_arg(fn, nullptr, status, "status is NULL"));
   status_set_cancelled(status, flag != 0);
@@ -347,6 +360,7 @@ int set_elements(const char* fn, MPI_Status* status, MPI_Datatype type, MPI_Coun
 }  // namespace
 
 extern "C" int PMPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, int* count) {
+  MPR_ENTRY;
   MPI_Count n;
   MPR_TRY(get_elements("MPI_Get_count", status, datatype, true, &n));
   return to_int_count(n, count);
@@ -354,11 +368,13 @@ extern "C" int PMPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, i
 MPR_WEAK_ALIAS(Get_count);
 
 extern "C" int PMPI_Get_count_c(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count) {
+  MPR_ENTRY;
   return get_elements("MPI_Get_count_c", status, datatype, true, count);
 }
 MPR_WEAK_ALIAS(Get_count_c);
 
 extern "C" int PMPI_Get_elements(const MPI_Status* status, MPI_Datatype datatype, int* count) {
+  MPR_ENTRY;
   MPI_Count n;
   MPR_TRY(get_elements("MPI_Get_elements", status, datatype, false, &n));
   return to_int_count(n, count);
@@ -367,29 +383,34 @@ MPR_WEAK_ALIAS(Get_elements);
 
 extern "C" int PMPI_Get_elements_x(const MPI_Status* status, MPI_Datatype datatype,
                                    MPI_Count* count) {
+  MPR_ENTRY;
   return get_elements("MPI_Get_elements_x", status, datatype, false, count);
 }
 MPR_WEAK_ALIAS(Get_elements_x);
 
 extern "C" int PMPI_Get_elements_c(const MPI_Status* status, MPI_Datatype datatype,
                                    MPI_Count* count) {
+  MPR_ENTRY;
   return get_elements("MPI_Get_elements_c", status, datatype, false, count);
 }
 MPR_WEAK_ALIAS(Get_elements_c);
 
 extern "C" int PMPI_Status_set_elements(MPI_Status* status, MPI_Datatype datatype, int count) {
+  MPR_ENTRY;
   return set_elements("MPI_Status_set_elements", status, datatype, count);
 }
 MPR_WEAK_ALIAS(Status_set_elements);
 
 extern "C" int PMPI_Status_set_elements_x(MPI_Status* status, MPI_Datatype datatype,
                                           MPI_Count count) {
+  MPR_ENTRY;
   return set_elements("MPI_Status_set_elements_x", status, datatype, count);
 }
 MPR_WEAK_ALIAS(Status_set_elements_x);
 
 extern "C" int PMPI_Status_set_elements_c(MPI_Status* status, MPI_Datatype datatype,
                                           MPI_Count count) {
+  MPR_ENTRY;
   return set_elements("MPI_Status_set_elements_c", status, datatype, count);
 }
 MPR_WEAK_ALIAS(Status_set_elements_c);

@@ -88,6 +88,7 @@ int put_impl(const char* fn, const void* origin_addr, MPI_Count origin_count,
 extern "C" int PMPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
                         int target_rank, MPI_Aint target_disp, int target_count,
                         MPI_Datatype target_datatype, MPI_Win win) {
+  MPR_ENTRY;
   return put_impl("MPI_Put", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                   target_count, target_datatype, win);
 }
@@ -96,6 +97,7 @@ MPR_WEAK_ALIAS(Put);
 extern "C" int PMPI_Put_c(const void* origin_addr, MPI_Count origin_count,
                           MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
                           MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win) {
+  MPR_ENTRY;
   return put_impl("MPI_Put_c", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                   target_count, target_datatype, win);
 }
@@ -117,6 +119,7 @@ int get_impl(const char* fn, void* origin_addr, MPI_Count origin_count,
 extern "C" int PMPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
                         int target_rank, MPI_Aint target_disp, int target_count,
                         MPI_Datatype target_datatype, MPI_Win win) {
+  MPR_ENTRY;
   return get_impl("MPI_Get", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                   target_count, target_datatype, win);
 }
@@ -125,6 +128,7 @@ MPR_WEAK_ALIAS(Get);
 extern "C" int PMPI_Get_c(void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
                           int target_rank, MPI_Aint target_disp, MPI_Count target_count,
                           MPI_Datatype target_datatype, MPI_Win win) {
+  MPR_ENTRY;
   return get_impl("MPI_Get_c", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                   target_count, target_datatype, win);
 }
@@ -153,6 +157,7 @@ extern "C" int PMPI_Accumulate(const void* origin_addr, int origin_count,
                                MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
                                int target_count, MPI_Datatype target_datatype, MPI_Op op,
                                MPI_Win win) {
+  MPR_ENTRY;
   return accumulate_impl("MPI_Accumulate", origin_addr, origin_count, origin_datatype, target_rank,
                          target_disp, target_count, target_datatype, op, win);
 }
@@ -162,6 +167,7 @@ extern "C" int PMPI_Accumulate_c(const void* origin_addr, MPI_Count origin_count
                                  MPI_Datatype origin_datatype, int target_rank,
                                  MPI_Aint target_disp, MPI_Count target_count,
                                  MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+  MPR_ENTRY;
   return accumulate_impl("MPI_Accumulate_c", origin_addr, origin_count, origin_datatype,
                          target_rank, target_disp, target_count, target_datatype, op, win);
 }
@@ -199,6 +205,7 @@ extern "C" int PMPI_Get_accumulate(const void* origin_addr, int origin_count,
                                    int result_count, MPI_Datatype result_datatype, int target_rank,
                                    MPI_Aint target_disp, int target_count,
                                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+  MPR_ENTRY;
   return get_accumulate_impl("MPI_Get_accumulate", origin_addr, origin_count, origin_datatype,
                              result_addr, result_count, result_datatype, target_rank, target_disp,
                              target_count, target_datatype, op, win);
@@ -210,6 +217,7 @@ extern "C" int PMPI_Get_accumulate_c(const void* origin_addr, MPI_Count origin_c
                                      MPI_Count result_count, MPI_Datatype result_datatype,
                                      int target_rank, MPI_Aint target_disp, MPI_Count target_count,
                                      MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+  MPR_ENTRY;
   return get_accumulate_impl("MPI_Get_accumulate_c", origin_addr, origin_count, origin_datatype,
                              result_addr, result_count, result_datatype, target_rank, target_disp,
                              target_count, target_datatype, op, win);
@@ -218,6 +226,7 @@ MPR_WEAK_ALIAS(Get_accumulate_c);
 
 extern "C" int PMPI_Fetch_and_op(const void* origin_addr, void* result_addr, MPI_Datatype datatype,
                                  int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Fetch_and_op";
   Win* w;
   const Op* o_op = nullptr;
@@ -235,6 +244,7 @@ MPR_WEAK_ALIAS(Fetch_and_op);
 extern "C" int PMPI_Compare_and_swap(const void* origin_addr, const void* compare_addr,
                                      void* result_addr, MPI_Datatype datatype, int target_rank,
                                      MPI_Aint target_disp, MPI_Win win) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Compare_and_swap";
   Win* w;
   const Datatype* type;
@@ -275,6 +285,7 @@ int check_request_arg(const char* fn, MPI_Win win, MPI_Request* request) {
 extern "C" int PMPI_Rput(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
                          int target_rank, MPI_Aint target_disp, int target_count,
                          MPI_Datatype target_datatype, MPI_Win win, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Rput";
   MPR_TRY(check_request_arg(fn, win, request));
   int rc = put_impl(fn, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
@@ -287,6 +298,7 @@ extern "C" int PMPI_Rput_c(const void* origin_addr, MPI_Count origin_count,
                            MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
                            MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
                            MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Rput_c";
   MPR_TRY(check_request_arg(fn, win, request));
   int rc = put_impl(fn, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
@@ -298,6 +310,7 @@ MPR_WEAK_ALIAS(Rput_c);
 extern "C" int PMPI_Rget(void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
                          int target_rank, MPI_Aint target_disp, int target_count,
                          MPI_Datatype target_datatype, MPI_Win win, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Rget";
   MPR_TRY(check_request_arg(fn, win, request));
   int rc = get_impl(fn, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
@@ -309,6 +322,7 @@ MPR_WEAK_ALIAS(Rget);
 extern "C" int PMPI_Rget_c(void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
                            int target_rank, MPI_Aint target_disp, MPI_Count target_count,
                            MPI_Datatype target_datatype, MPI_Win win, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Rget_c";
   MPR_TRY(check_request_arg(fn, win, request));
   int rc = get_impl(fn, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
@@ -321,6 +335,7 @@ extern "C" int PMPI_Raccumulate(const void* origin_addr, int origin_count,
                                 MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
                                 int target_count, MPI_Datatype target_datatype, MPI_Op op,
                                 MPI_Win win, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Raccumulate";
   MPR_TRY(check_request_arg(fn, win, request));
   int rc = accumulate_impl(fn, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
@@ -334,6 +349,7 @@ extern "C" int PMPI_Raccumulate_c(const void* origin_addr, MPI_Count origin_coun
                                   MPI_Aint target_disp, MPI_Count target_count,
                                   MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
                                   MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Raccumulate_c";
   MPR_TRY(check_request_arg(fn, win, request));
   int rc = accumulate_impl(fn, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
@@ -348,6 +364,7 @@ extern "C" int PMPI_Rget_accumulate(const void* origin_addr, int origin_count,
                                     MPI_Aint target_disp, int target_count,
                                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
                                     MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Rget_accumulate";
   MPR_TRY(check_request_arg(fn, win, request));
   int rc = get_accumulate_impl(fn, origin_addr, origin_count, origin_datatype, result_addr,
@@ -363,6 +380,7 @@ extern "C" int PMPI_Rget_accumulate_c(const void* origin_addr, MPI_Count origin_
                                       int target_rank, MPI_Aint target_disp, MPI_Count target_count,
                                       MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
                                       MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Rget_accumulate_c";
   MPR_TRY(check_request_arg(fn, win, request));
   int rc = get_accumulate_impl(fn, origin_addr, origin_count, origin_datatype, result_addr,
@@ -394,6 +412,7 @@ int group_ranks(const char* fn, Win* w, MPI_Group g, std::vector<int>* out) {
 }  // namespace
 
 extern "C" int PMPI_Win_fence(int assert, MPI_Win win) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Win_fence";
   Win* w;
   MPR_TRY(enter(fn, win, &w));
@@ -403,6 +422,7 @@ extern "C" int PMPI_Win_fence(int assert, MPI_Win win) {
 MPR_WEAK_ALIAS(Win_fence);
 
 extern "C" int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Win_lock";
   Win* w;
   MPR_TRY(enter(fn, win, &w));
@@ -417,6 +437,7 @@ extern "C" int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win) {
 MPR_WEAK_ALIAS(Win_lock);
 
 extern "C" int PMPI_Win_unlock(int rank, MPI_Win win) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Win_unlock";
   Win* w;
   MPR_TRY(enter(fn, win, &w));
@@ -426,6 +447,7 @@ extern "C" int PMPI_Win_unlock(int rank, MPI_Win win) {
 MPR_WEAK_ALIAS(Win_unlock);
 
 extern "C" int PMPI_Win_lock_all(int assert, MPI_Win win) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Win_lock_all";
   Win* w;
   MPR_TRY(enter(fn, win, &w));
@@ -435,6 +457,7 @@ extern "C" int PMPI_Win_lock_all(int assert, MPI_Win win) {
 MPR_WEAK_ALIAS(Win_lock_all);
 
 extern "C" int PMPI_Win_unlock_all(MPI_Win win) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Win_unlock_all";
   Win* w;
   MPR_TRY(enter(fn, win, &w));
@@ -443,6 +466,7 @@ extern "C" int PMPI_Win_unlock_all(MPI_Win win) {
 MPR_WEAK_ALIAS(Win_unlock_all);
 
 extern "C" int PMPI_Win_flush(int rank, MPI_Win win) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Win_flush";
   Win* w;
   MPR_TRY(enter(fn, win, &w));
@@ -452,6 +476,7 @@ extern "C" int PMPI_Win_flush(int rank, MPI_Win win) {
 MPR_WEAK_ALIAS(Win_flush);
 
 extern "C" int PMPI_Win_flush_all(MPI_Win win) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Win_flush_all";
   Win* w;
   MPR_TRY(enter(fn, win, &w));
@@ -460,6 +485,7 @@ extern "C" int PMPI_Win_flush_all(MPI_Win win) {
 MPR_WEAK_ALIAS(Win_flush_all);
 
 extern "C" int PMPI_Win_flush_local(int rank, MPI_Win win) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Win_flush_local";
   Win* w;
   MPR_TRY(enter(fn, win, &w));
@@ -469,6 +495,7 @@ extern "C" int PMPI_Win_flush_local(int rank, MPI_Win win) {
 MPR_WEAK_ALIAS(Win_flush_local);
 
 extern "C" int PMPI_Win_flush_local_all(MPI_Win win) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Win_flush_local_all";
   Win* w;
   MPR_TRY(enter(fn, win, &w));
@@ -477,6 +504,7 @@ extern "C" int PMPI_Win_flush_local_all(MPI_Win win) {
 MPR_WEAK_ALIAS(Win_flush_local_all);
 
 extern "C" int PMPI_Win_sync(MPI_Win win) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Win_sync";
   Win* w;
   MPR_TRY(enter(fn, win, &w));
@@ -486,6 +514,7 @@ extern "C" int PMPI_Win_sync(MPI_Win win) {
 MPR_WEAK_ALIAS(Win_sync);
 
 extern "C" int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Win_post";
   Win* w;
   std::vector<int> ranks;
@@ -497,6 +526,7 @@ extern "C" int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win) {
 MPR_WEAK_ALIAS(Win_post);
 
 extern "C" int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Win_start";
   Win* w;
   std::vector<int> ranks;
@@ -508,6 +538,7 @@ extern "C" int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win) {
 MPR_WEAK_ALIAS(Win_start);
 
 extern "C" int PMPI_Win_complete(MPI_Win win) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Win_complete";
   Win* w;
   MPR_TRY(enter(fn, win, &w));
@@ -516,6 +547,7 @@ extern "C" int PMPI_Win_complete(MPI_Win win) {
 MPR_WEAK_ALIAS(Win_complete);
 
 extern "C" int PMPI_Win_wait(MPI_Win win) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Win_wait";
   Win* w;
   MPR_TRY(enter(fn, win, &w));
@@ -524,6 +556,7 @@ extern "C" int PMPI_Win_wait(MPI_Win win) {
 MPR_WEAK_ALIAS(Win_wait);
 
 extern "C" int PMPI_Win_test(MPI_Win win, int* flag) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Win_test";
   Win* w;
   MPR_TRY(enter(fn, win, &w));

@@ -176,6 +176,7 @@ int check_new_comm_args(const char* fn, const char* stringtag, MPI_Info info,
 // ---- sessions ---------------------------------------------------------------------------------
 
 extern "C" int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session* session) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Session_init";
   if (!session) return raise_error(nullptr, MPI_ERR_ARG, fn, "session is NULL");
   Errhandler* eh = session_errhandler(errhandler);
@@ -215,6 +216,7 @@ extern "C" int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_S
 MPR_WEAK_ALIAS(Session_init);
 
 extern "C" int PMPI_Session_finalize(MPI_Session* session) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Session_finalize";
   if (!session) return raise_error(nullptr, MPI_ERR_ARG, fn, "session is NULL");
   Session* s;
@@ -231,6 +233,7 @@ extern "C" int PMPI_Session_finalize(MPI_Session* session) {
 MPR_WEAK_ALIAS(Session_finalize);
 
 extern "C" int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int* npset_names) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Session_get_num_psets";
   (void)info;
   Session* s;
@@ -243,6 +246,7 @@ MPR_WEAK_ALIAS(Session_get_num_psets);
 
 extern "C" int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int* pset_len,
                                          char* pset_name) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Session_get_nth_pset";
   (void)info;
   Session* s;
@@ -269,6 +273,7 @@ extern "C" int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int
 MPR_WEAK_ALIAS(Session_get_nth_pset);
 
 extern "C" int PMPI_Session_get_info(MPI_Session session, MPI_Info* info_used) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Session_get_info";
   Session* s;
   MPR_TRY(check_session(fn, session, &s));
@@ -283,6 +288,7 @@ MPR_WEAK_ALIAS(Session_get_info);
 
 extern "C" int PMPI_Session_get_pset_info(MPI_Session session, const char* pset_name,
                                           MPI_Info* info) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Session_get_pset_info";
   Session* s;
   MPR_TRY(check_session(fn, session, &s));
@@ -302,6 +308,7 @@ MPR_WEAK_ALIAS(Session_get_pset_info);
 
 extern "C" int PMPI_Group_from_session_pset(MPI_Session session, const char* pset_name,
                                             MPI_Group* newgroup) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Group_from_session_pset";
   Session* s;
   MPR_TRY(check_session(fn, session, &s));
@@ -323,6 +330,7 @@ MPR_WEAK_ALIAS(Group_from_session_pset);
 
 extern "C" int PMPI_Comm_create_from_group(MPI_Group group, const char* stringtag, MPI_Info info,
                                            MPI_Errhandler errhandler, MPI_Comm* newcomm) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Comm_create_from_group";
   MPR_TRY(check_new_comm_args(fn, stringtag, info, errhandler, newcomm));
   Group* g;
@@ -345,6 +353,7 @@ extern "C" int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int loca
                                                  const char* stringtag, MPI_Info info,
                                                  MPI_Errhandler errhandler,
                                                  MPI_Comm* newintercomm) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Intercomm_create_from_groups";
   MPR_TRY(check_new_comm_args(fn, stringtag, info, errhandler, newintercomm));
   Group *lg, *rg;
@@ -375,6 +384,7 @@ MPR_WEAK_ALIAS(Intercomm_create_from_groups);
 
 extern "C" int PMPI_Session_create_errhandler(MPI_Session_errhandler_function* function,
                                               MPI_Errhandler* errhandler) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Session_create_errhandler";
   MPR_TRY(check_arg(fn, nullptr, function && errhandler, "function or errhandler is NULL"));
   auto* eh = new Errhandler;
@@ -387,6 +397,7 @@ extern "C" int PMPI_Session_create_errhandler(MPI_Session_errhandler_function* f
 MPR_WEAK_ALIAS(Session_create_errhandler);
 
 extern "C" int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Session_set_errhandler";
   Session* s;
   MPR_TRY(check_session(fn, session, &s));
@@ -402,6 +413,7 @@ extern "C" int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler e
 MPR_WEAK_ALIAS(Session_set_errhandler);
 
 extern "C" int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler* errhandler) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Session_get_errhandler";
   Session* s;
   MPR_TRY(check_session(fn, session, &s));
@@ -413,6 +425,7 @@ extern "C" int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler* 
 MPR_WEAK_ALIAS(Session_get_errhandler);
 
 extern "C" int PMPI_Session_call_errhandler(MPI_Session session, int errorcode) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Session_call_errhandler";
   Session* s;
   MPR_TRY(check_session(fn, session, &s));
@@ -433,6 +446,7 @@ int session_buffer(const char* fn, MPI_Session h, Session** s) {
 }  // namespace
 
 extern "C" int PMPI_Session_attach_buffer_c(MPI_Session session, void* buffer, MPI_Count size) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Session_attach_buffer_c";
   Session* s;
   MPR_TRY(session_buffer(fn, session, &s));
@@ -441,6 +455,7 @@ extern "C" int PMPI_Session_attach_buffer_c(MPI_Session session, void* buffer, M
 MPR_WEAK_ALIAS(Session_attach_buffer_c);
 
 extern "C" int PMPI_Session_attach_buffer(MPI_Session session, void* buffer, int size) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Session_attach_buffer";
   Session* s;
   MPR_TRY(session_buffer(fn, session, &s));
@@ -449,6 +464,7 @@ extern "C" int PMPI_Session_attach_buffer(MPI_Session session, void* buffer, int
 MPR_WEAK_ALIAS(Session_attach_buffer);
 
 extern "C" int PMPI_Session_detach_buffer(MPI_Session session, void* buffer_addr, int* size) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Session_detach_buffer";
   Session* s;
   MPR_TRY(session_buffer(fn, session, &s));
@@ -462,6 +478,7 @@ MPR_WEAK_ALIAS(Session_detach_buffer);
 
 extern "C" int PMPI_Session_detach_buffer_c(MPI_Session session, void* buffer_addr,
                                             MPI_Count* size) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Session_detach_buffer_c";
   Session* s;
   MPR_TRY(session_buffer(fn, session, &s));
@@ -474,6 +491,7 @@ extern "C" int PMPI_Session_detach_buffer_c(MPI_Session session, void* buffer_ad
 MPR_WEAK_ALIAS(Session_detach_buffer_c);
 
 extern "C" int PMPI_Session_flush_buffer(MPI_Session session) {
+  MPR_ENTRY;
   Session* s;
   MPR_TRY(session_buffer("MPI_Session_flush_buffer", session, &s));
   s->bsend->drain();
@@ -482,6 +500,7 @@ extern "C" int PMPI_Session_flush_buffer(MPI_Session session) {
 MPR_WEAK_ALIAS(Session_flush_buffer);
 
 extern "C" int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request* request) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Session_iflush_buffer";
   Session* s;
   MPR_TRY(session_buffer(fn, session, &s));

@@ -34,31 +34,37 @@ int set_field(const char* fn, MPI_Status* status, int MPI_Status::*field, int va
 }  // namespace
 
 extern "C" int PMPI_Status_get_source(MPI_Status* status, int* source) {
+  MPR_ENTRY;
   return get_field("MPI_Status_get_source", status, &MPI_Status::MPI_SOURCE, source);
 }
 MPR_WEAK_ALIAS(Status_get_source);
 
 extern "C" int PMPI_Status_set_source(MPI_Status* status, int source) {
+  MPR_ENTRY;
   return set_field("MPI_Status_set_source", status, &MPI_Status::MPI_SOURCE, source);
 }
 MPR_WEAK_ALIAS(Status_set_source);
 
 extern "C" int PMPI_Status_get_tag(MPI_Status* status, int* tag) {
+  MPR_ENTRY;
   return get_field("MPI_Status_get_tag", status, &MPI_Status::MPI_TAG, tag);
 }
 MPR_WEAK_ALIAS(Status_get_tag);
 
 extern "C" int PMPI_Status_set_tag(MPI_Status* status, int tag) {
+  MPR_ENTRY;
   return set_field("MPI_Status_set_tag", status, &MPI_Status::MPI_TAG, tag);
 }
 MPR_WEAK_ALIAS(Status_set_tag);
 
 extern "C" int PMPI_Status_get_error(MPI_Status* status, int* error) {
+  MPR_ENTRY;
   return get_field("MPI_Status_get_error", status, &MPI_Status::MPI_ERROR, error);
 }
 MPR_WEAK_ALIAS(Status_get_error);
 
 extern "C" int PMPI_Status_set_error(MPI_Status* status, int error) {
+  MPR_ENTRY;
   return set_field("MPI_Status_set_error", status, &MPI_Status::MPI_ERROR, error);
 }
 MPR_WEAK_ALIAS(Status_set_error);
@@ -68,6 +74,7 @@ MPR_WEAK_ALIAS(Status_set_error);
 static_assert(sizeof(MPI_F08_status) == sizeof(MPI_Status));
 
 extern "C" int PMPI_Status_c2f08(const MPI_Status* c_status, MPI_F08_status* f08_status) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Status_c2f08";
   MPR_TRY(check_arg(fn, nullptr, c_status && c_status != MPI_STATUS_IGNORE && f08_status,
                     "a status is NULL or MPI_STATUS_IGNORE"));
@@ -77,6 +84,7 @@ extern "C" int PMPI_Status_c2f08(const MPI_Status* c_status, MPI_F08_status* f08
 MPR_WEAK_ALIAS(Status_c2f08);
 
 extern "C" int PMPI_Status_f082c(const MPI_F08_status* f08_status, MPI_Status* c_status) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Status_f082c";
   MPR_TRY(check_arg(fn, nullptr, f08_status && c_status && c_status != MPI_STATUS_IGNORE,
                     "a status is NULL or MPI_STATUS_IGNORE"));
@@ -86,6 +94,7 @@ extern "C" int PMPI_Status_f082c(const MPI_F08_status* f08_status, MPI_Status* c
 MPR_WEAK_ALIAS(Status_f082c);
 
 extern "C" int PMPI_Status_f2f08(const MPI_Fint* f_status, MPI_F08_status* f08_status) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Status_f2f08";
   MPR_TRY(check_arg(fn, nullptr, f_status && f08_status, "a status is NULL"));
   std::memcpy(f08_status, f_status, sizeof *f08_status);
@@ -94,6 +103,7 @@ extern "C" int PMPI_Status_f2f08(const MPI_Fint* f_status, MPI_F08_status* f08_s
 MPR_WEAK_ALIAS(Status_f2f08);
 
 extern "C" int PMPI_Status_f082f(const MPI_F08_status* f08_status, MPI_Fint* f_status) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Status_f082f";
   MPR_TRY(check_arg(fn, nullptr, f08_status && f_status, "a status is NULL"));
   std::memcpy(f_status, f08_status, sizeof *f08_status);
@@ -136,10 +146,11 @@ int status_of(const char* fn, MPI_Request h, MPI_Status* st) {
 
 extern "C" int PMPI_Request_get_status_all(int count, const MPI_Request array_of_requests[],
                                            int* flag, MPI_Status array_of_statuses[]) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Request_get_status_all";
   MPR_TRY(check_requests(fn, count, array_of_requests));
   MPR_TRY(check_arg(fn, nullptr, flag, "flag is NULL"));
-  the_pml().progress();
+  test_progress();
   for (int i = 0; i < count; ++i)
     if (live(array_of_requests[i]) && !request_test(from_handle(array_of_requests[i]))) {
       *flag = 0;
@@ -165,10 +176,11 @@ MPR_WEAK_ALIAS(Request_get_status_all);
 
 extern "C" int PMPI_Request_get_status_any(int count, const MPI_Request array_of_requests[],
                                            int* index, int* flag, MPI_Status* status) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Request_get_status_any";
   MPR_TRY(check_requests(fn, count, array_of_requests));
   MPR_TRY(check_arg(fn, nullptr, index && flag, "index or flag is NULL"));
-  the_pml().progress();
+  test_progress();
   bool any_live = false;
   for (int i = 0; i < count; ++i) {
     if (!live(array_of_requests[i])) continue;
@@ -193,11 +205,12 @@ MPR_WEAK_ALIAS(Request_get_status_any);
 extern "C" int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[],
                                             int* outcount, int array_of_indices[],
                                             MPI_Status array_of_statuses[]) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Request_get_status_some";
   MPR_TRY(check_requests(fn, incount, array_of_requests));
   MPR_TRY(check_arg(fn, nullptr, outcount && (incount == 0 || array_of_indices),
                     "outcount or array_of_indices is NULL"));
-  the_pml().progress();
+  test_progress();
   bool any_live = false;
   int n = 0, failed = 0;
   Comm* first = nullptr;

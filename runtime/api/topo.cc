@@ -109,6 +109,7 @@ void copy_weights(std::vector<int>* out, const int* w, int n) {
 }  // namespace
 
 extern "C" int PMPI_Dims_create(int nnodes, int ndims, int dims[]) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Dims_create";
   MPR_TRY(check_running(fn));
   const char* why = "";
@@ -121,6 +122,7 @@ MPR_WEAK_ALIAS(Dims_create);
 
 extern "C" int PMPI_Cart_create(MPI_Comm h, int ndims, const int dims[], const int periods[],
                                 int reorder, MPI_Comm* comm_cart) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Cart_create";
   Comm* comm;
   int nnodes = 1;
@@ -141,6 +143,7 @@ MPR_WEAK_ALIAS(Cart_create);
 
 extern "C" int PMPI_Cart_map(MPI_Comm h, int ndims, const int dims[], const int periods[],
                              int* newrank) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Cart_map";
   Comm* comm;
   int nnodes = 1;
@@ -155,6 +158,7 @@ extern "C" int PMPI_Cart_map(MPI_Comm h, int ndims, const int dims[], const int 
 MPR_WEAK_ALIAS(Cart_map);
 
 extern "C" int PMPI_Cartdim_get(MPI_Comm h, int* ndims) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Cartdim_get";
   Comm* comm;
   const Topology* t;
@@ -166,6 +170,7 @@ extern "C" int PMPI_Cartdim_get(MPI_Comm h, int* ndims) {
 MPR_WEAK_ALIAS(Cartdim_get);
 
 extern "C" int PMPI_Cart_get(MPI_Comm h, int maxdims, int dims[], int periods[], int coords[]) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Cart_get";
   Comm* comm;
   const Topology* t;
@@ -185,6 +190,7 @@ extern "C" int PMPI_Cart_get(MPI_Comm h, int maxdims, int dims[], int periods[],
 MPR_WEAK_ALIAS(Cart_get);
 
 extern "C" int PMPI_Cart_rank(MPI_Comm h, const int coords[], int* rank) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Cart_rank";
   Comm* comm;
   const Topology* t;
@@ -200,6 +206,7 @@ extern "C" int PMPI_Cart_rank(MPI_Comm h, const int coords[], int* rank) {
 MPR_WEAK_ALIAS(Cart_rank);
 
 extern "C" int PMPI_Cart_coords(MPI_Comm h, int rank, int maxdims, int coords[]) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Cart_coords";
   Comm* comm;
   const Topology* t;
@@ -216,6 +223,7 @@ MPR_WEAK_ALIAS(Cart_coords);
 
 extern "C" int PMPI_Cart_shift(MPI_Comm h, int direction, int disp, int* rank_source,
                                int* rank_dest) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Cart_shift";
   Comm* comm;
   const Topology* t;
@@ -230,6 +238,7 @@ extern "C" int PMPI_Cart_shift(MPI_Comm h, int direction, int disp, int* rank_so
 MPR_WEAK_ALIAS(Cart_shift);
 
 extern "C" int PMPI_Cart_sub(MPI_Comm h, const int remain_dims[], MPI_Comm* newcomm) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Cart_sub";
   Comm* comm;
   const Topology* t;
@@ -268,6 +277,7 @@ MPR_WEAK_ALIAS(Cart_sub);
 
 extern "C" int PMPI_Graph_create(MPI_Comm h, int nnodes, const int index[], const int edges[],
                                  int reorder, MPI_Comm* comm_graph) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Graph_create";
   Comm* comm;
   (void)reorder;
@@ -287,6 +297,7 @@ MPR_WEAK_ALIAS(Graph_create);
 
 extern "C" int PMPI_Graph_map(MPI_Comm h, int nnodes, const int index[], const int edges[],
                               int* newrank) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Graph_map";
   Comm* comm;
   MPR_TRY(check_running(fn));
@@ -299,6 +310,7 @@ extern "C" int PMPI_Graph_map(MPI_Comm h, int nnodes, const int index[], const i
 MPR_WEAK_ALIAS(Graph_map);
 
 extern "C" int PMPI_Graphdims_get(MPI_Comm h, int* nnodes, int* nedges) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Graphdims_get";
   Comm* comm;
   const Topology* t;
@@ -311,6 +323,7 @@ extern "C" int PMPI_Graphdims_get(MPI_Comm h, int* nnodes, int* nedges) {
 MPR_WEAK_ALIAS(Graphdims_get);
 
 extern "C" int PMPI_Graph_get(MPI_Comm h, int maxindex, int maxedges, int index[], int edges[]) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Graph_get";
   Comm* comm;
   const Topology* t;
@@ -327,6 +340,7 @@ extern "C" int PMPI_Graph_get(MPI_Comm h, int maxindex, int maxedges, int index[
 MPR_WEAK_ALIAS(Graph_get);
 
 extern "C" int PMPI_Graph_neighbors_count(MPI_Comm h, int rank, int* nneighbors) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Graph_neighbors_count";
   Comm* comm;
   const Topology* t;
@@ -339,6 +353,7 @@ extern "C" int PMPI_Graph_neighbors_count(MPI_Comm h, int rank, int* nneighbors)
 MPR_WEAK_ALIAS(Graph_neighbors_count);
 
 extern "C" int PMPI_Graph_neighbors(MPI_Comm h, int rank, int maxneighbors, int neighbors[]) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Graph_neighbors";
   Comm* comm;
   const Topology* t;
@@ -356,6 +371,7 @@ extern "C" int PMPI_Dist_graph_create_adjacent(MPI_Comm h, int indegree, const i
                                                const int destinations[], const int destweights[],
                                                MPI_Info info, int reorder,
                                                MPI_Comm* comm_dist_graph) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Dist_graph_create_adjacent";
   Comm* comm;
   Info* in;
@@ -385,6 +401,7 @@ MPR_WEAK_ALIAS(Dist_graph_create_adjacent);
 extern "C" int PMPI_Dist_graph_create(MPI_Comm h, int n, const int sources[], const int degrees[],
                                       const int destinations[], const int weights[], MPI_Info info,
                                       int reorder, MPI_Comm* comm_dist_graph) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Dist_graph_create";
   Comm* comm;
   Info* in;
@@ -448,6 +465,7 @@ MPR_WEAK_ALIAS(Dist_graph_create);
 
 extern "C" int PMPI_Dist_graph_neighbors_count(MPI_Comm h, int* indegree, int* outdegree,
                                                int* weighted) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Dist_graph_neighbors_count";
   Comm* comm;
   const Topology* t;
@@ -464,6 +482,7 @@ MPR_WEAK_ALIAS(Dist_graph_neighbors_count);
 extern "C" int PMPI_Dist_graph_neighbors(MPI_Comm h, int maxindegree, int sources[],
                                          int sourceweights[], int maxoutdegree, int destinations[],
                                          int destweights[]) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Dist_graph_neighbors";
   Comm* comm;
   const Topology* t;
@@ -486,6 +505,7 @@ extern "C" int PMPI_Dist_graph_neighbors(MPI_Comm h, int maxindegree, int source
 MPR_WEAK_ALIAS(Dist_graph_neighbors);
 
 extern "C" int PMPI_Topo_test(MPI_Comm h, int* status) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Topo_test";
   Comm* comm;
   MPR_TRY(check_running(fn));

@@ -102,6 +102,7 @@ int allocate(const char* fn, int flavor, MPI_Aint size, MPI_Aint disp_unit, MPI_
 
 extern "C" int PMPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info info,
                                MPI_Comm comm, MPI_Win* win) {
+  MPR_ENTRY;
   Win* w;
   return new_window("MPI_Win_create", comm, info, MPI_WIN_FLAVOR_CREATE, base, size, disp_unit, win,
                     &w);
@@ -110,6 +111,7 @@ MPR_WEAK_ALIAS(Win_create);
 
 extern "C" int PMPI_Win_create_c(void* base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
                                  MPI_Comm comm, MPI_Win* win) {
+  MPR_ENTRY;
   Win* w;
   return new_window("MPI_Win_create_c", comm, info, MPI_WIN_FLAVOR_CREATE, base, size, disp_unit,
                     win, &w);
@@ -118,6 +120,7 @@ MPR_WEAK_ALIAS(Win_create_c);
 
 extern "C" int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                                  void* baseptr, MPI_Win* win) {
+  MPR_ENTRY;
   return allocate("MPI_Win_allocate", MPI_WIN_FLAVOR_ALLOCATE, size, disp_unit, info, comm, baseptr,
                   win);
 }
@@ -125,6 +128,7 @@ MPR_WEAK_ALIAS(Win_allocate);
 
 extern "C" int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
                                    void* baseptr, MPI_Win* win) {
+  MPR_ENTRY;
   return allocate("MPI_Win_allocate_c", MPI_WIN_FLAVOR_ALLOCATE, size, disp_unit, info, comm,
                   baseptr, win);
 }
@@ -132,6 +136,7 @@ MPR_WEAK_ALIAS(Win_allocate_c);
 
 extern "C" int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                                         void* baseptr, MPI_Win* win) {
+  MPR_ENTRY;
   return allocate("MPI_Win_allocate_shared", MPI_WIN_FLAVOR_SHARED, size, disp_unit, info, comm,
                   baseptr, win);
 }
@@ -139,12 +144,14 @@ MPR_WEAK_ALIAS(Win_allocate_shared);
 
 extern "C" int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
                                           MPI_Comm comm, void* baseptr, MPI_Win* win) {
+  MPR_ENTRY;
   return allocate("MPI_Win_allocate_shared_c", MPI_WIN_FLAVOR_SHARED, size, disp_unit, info, comm,
                   baseptr, win);
 }
 MPR_WEAK_ALIAS(Win_allocate_shared_c);
 
 extern "C" int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win* win) {
+  MPR_ENTRY;
   Win* w;
   return new_window("MPI_Win_create_dynamic", comm, info, MPI_WIN_FLAVOR_DYNAMIC, nullptr, 0, 1,
                     win, &w);
@@ -153,6 +160,7 @@ MPR_WEAK_ALIAS(Win_create_dynamic);
 
 extern "C" int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint* size, int* disp_unit,
                                      void* baseptr) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Win_shared_query";
   Win* w;
   MPR_TRY(enter(fn, win, &w));
@@ -164,6 +172,7 @@ MPR_WEAK_ALIAS(Win_shared_query);
 
 extern "C" int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint* size, MPI_Aint* disp_unit,
                                        void* baseptr) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Win_shared_query_c";
   Win* w;
   MPR_TRY(enter(fn, win, &w));
@@ -177,6 +186,7 @@ extern "C" int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint* size, MP
 MPR_WEAK_ALIAS(Win_shared_query_c);
 
 extern "C" int PMPI_Win_attach(MPI_Win win, void* base, MPI_Aint size) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Win_attach";
   Win* w;
   MPR_TRY(enter(fn, win, &w));
@@ -185,6 +195,7 @@ extern "C" int PMPI_Win_attach(MPI_Win win, void* base, MPI_Aint size) {
 MPR_WEAK_ALIAS(Win_attach);
 
 extern "C" int PMPI_Win_detach(MPI_Win win, const void* base) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Win_detach";
   Win* w;
   MPR_TRY(enter(fn, win, &w));
@@ -193,6 +204,7 @@ extern "C" int PMPI_Win_detach(MPI_Win win, const void* base) {
 MPR_WEAK_ALIAS(Win_detach);
 
 extern "C" int PMPI_Win_free(MPI_Win* win) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Win_free";
   MPR_TRY(check_running(fn));
   MPR_TRY(check_arg(fn, nullptr, win, "win is NULL"));
@@ -207,6 +219,7 @@ extern "C" int PMPI_Win_free(MPI_Win* win) {
 MPR_WEAK_ALIAS(Win_free);
 
 extern "C" int PMPI_Win_get_group(MPI_Win win, MPI_Group* group) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Win_get_group";
   Win* w;
   MPR_TRY(enter(fn, win, &w));
@@ -217,6 +230,7 @@ extern "C" int PMPI_Win_get_group(MPI_Win win, MPI_Group* group) {
 MPR_WEAK_ALIAS(Win_get_group);
 
 extern "C" int PMPI_Win_set_name(MPI_Win win, const char* win_name) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Win_set_name";
   Win* w;
   MPR_TRY(enter(fn, win, &w));
@@ -227,6 +241,7 @@ extern "C" int PMPI_Win_set_name(MPI_Win win, const char* win_name) {
 MPR_WEAK_ALIAS(Win_set_name);
 
 extern "C" int PMPI_Win_get_name(MPI_Win win, char* win_name, int* resultlen) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Win_get_name";
   Win* w;
   MPR_TRY(enter(fn, win, &w));
@@ -239,6 +254,7 @@ extern "C" int PMPI_Win_get_name(MPI_Win win, char* win_name, int* resultlen) {
 MPR_WEAK_ALIAS(Win_get_name);
 
 extern "C" int PMPI_Win_set_info(MPI_Win win, MPI_Info info) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Win_set_info";
   Win* w;
   MPR_TRY(enter(fn, win, &w));
@@ -251,6 +267,7 @@ extern "C" int PMPI_Win_set_info(MPI_Win win, MPI_Info info) {
 MPR_WEAK_ALIAS(Win_set_info);
 
 extern "C" int PMPI_Win_get_info(MPI_Win win, MPI_Info* info_used) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Win_get_info";
   Win* w;
   MPR_TRY(enter(fn, win, &w));
@@ -268,6 +285,7 @@ MPR_WEAK_ALIAS(Win_get_info);
 extern "C" int PMPI_Win_create_keyval(MPI_Win_copy_attr_function* copy_fn,
                                       MPI_Win_delete_attr_function* delete_fn, int* win_keyval,
                                       void* extra_state) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Win_create_keyval";
   MPR_TRY(check_running(fn));
   MPR_TRY(check_arg(fn, nullptr, win_keyval, "win_keyval is NULL"));
@@ -282,6 +300,7 @@ extern "C" int PMPI_Win_create_keyval(MPI_Win_copy_attr_function* copy_fn,
 MPR_WEAK_ALIAS(Win_create_keyval);
 
 extern "C" int PMPI_Win_free_keyval(int* win_keyval) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Win_free_keyval";
   MPR_TRY(check_running(fn));
   MPR_TRY(check_arg(fn, nullptr, win_keyval, "win_keyval is NULL"));
@@ -320,6 +339,7 @@ int run_delete(const char* fn, Win* w, Keyval* kv, void* value) {
 }  // namespace
 
 extern "C" int PMPI_Win_set_attr(MPI_Win win, int keyval, void* attribute_val) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Win_set_attr";
   Win* w;
   Keyval* kv;
@@ -332,6 +352,7 @@ extern "C" int PMPI_Win_set_attr(MPI_Win win, int keyval, void* attribute_val) {
 MPR_WEAK_ALIAS(Win_set_attr);
 
 extern "C" int PMPI_Win_get_attr(MPI_Win win, int keyval, void* attribute_val, int* flag) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Win_get_attr";
   Win* w;
   MPR_TRY(enter(fn, win, &w));
@@ -376,6 +397,7 @@ extern "C" int PMPI_Win_get_attr(MPI_Win win, int keyval, void* attribute_val, i
 MPR_WEAK_ALIAS(Win_get_attr);
 
 extern "C" int PMPI_Win_delete_attr(MPI_Win win, int keyval) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Win_delete_attr";
   Win* w;
   Keyval* kv;
@@ -395,6 +417,7 @@ MPR_WEAK_ALIAS(Win_delete_attr);
 
 extern "C" int PMPI_Win_create_errhandler(MPI_Win_errhandler_function* function,
                                           MPI_Errhandler* errhandler) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Win_create_errhandler";
   MPR_TRY(check_running(fn));
   MPR_TRY(check_arg(fn, nullptr, function && errhandler, "function or errhandler is NULL"));
@@ -408,6 +431,7 @@ extern "C" int PMPI_Win_create_errhandler(MPI_Win_errhandler_function* function,
 MPR_WEAK_ALIAS(Win_create_errhandler);
 
 extern "C" int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Win_set_errhandler";
   Win* w;
   MPR_TRY(enter(fn, win, &w));
@@ -423,6 +447,7 @@ extern "C" int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler) {
 MPR_WEAK_ALIAS(Win_set_errhandler);
 
 extern "C" int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler* errhandler) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Win_get_errhandler";
   Win* w;
   MPR_TRY(enter(fn, win, &w));
@@ -434,6 +459,7 @@ extern "C" int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler* errhandler) 
 MPR_WEAK_ALIAS(Win_get_errhandler);
 
 extern "C" int PMPI_Win_call_errhandler(MPI_Win win, int errorcode) {
+  MPR_ENTRY;
   constexpr const char* fn = "MPI_Win_call_errhandler";
   Win* w;
   MPR_TRY(enter(fn, win, &w));

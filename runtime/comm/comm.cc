@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <set>
+#include <utility>
 
+#include "common/entry_lock.h"
 #include "runtime/comm/comm_impl.h"
 #include "runtime/comm/topo.h"
 #include "runtime/core/state.h"
@@ -164,13 +167,37 @@ std::vector<uint64_t> hold(std::vector<uint64_t> m) {
 // complete means some member's pairs are held by an outstanding MPI_Comm_idup (coll/idup.cc),
 // which finishes while this one waits: the agreement runs again. All members see the same AND
 // and so run the same rounds.
+//
+// Under MPI_THREAD_MULTIPLE threads of one process may agree at once on distinct
+// communicators, and the one that holds the pairs keeps the others' rounds empty. The
+// agreement first in the order all processes see alike (parent context id, then tag) offers
+// its free pairs but those of kCtxEagerWord; the others offer only free pairs of that word.
+// Letting each thread offer whatever the others do not hold could leave two agreements each
+// holding, in different processes, what the other needs, round after round; offering nothing
+// unless first deadlocks when the first one waits for a member whose thread is stuck in a
+// later agreement (MPICH's comm_dup_deadlock: a dup of MPI_COMM_SELF behind a dup of a
+// communicator across the job).
 struct HeldOffer {
   std::vector<uint64_t> held;   // this process's offer
   std::vector<uint64_t> words;  // the offer and the flag word; the AND after the exchange
-  HeldOffer() {
+  explicit HeldOffer(bool first) {
     words.assign(kCtxMaskWords + 1, 0);
     std::vector<uint64_t> m = free_mask();
-    if (g_idups_waiting > 0) {
+    if (common::EntryLock::on()) {
+      // Threads: the first offers all but the eager word, the others the eager word alone.
+      // A first that finds the rest held (by an agreement that was first when its round
+      // began and waits for members) offers the eager word too.
+      bool rest = false;
+      for (int w = 0; w < kCtxMaskWords; ++w)
+        if (w != kCtxEagerWord && m[w]) rest = true;
+      for (int w = 0; w < kCtxMaskWords; ++w)
+        if ((w == kCtxEagerWord) == (first && rest)) m[w] = 0;
+    } else if (!first) {
+      std::fill(m.begin(), m.end(), 0);
+    }
+    if (!first) {
+      // No flag: an empty AND says nothing about a shortage.
+    } else if (g_idups_waiting > 0) {
       // Outstanding idups keep the rest: holding those pairs now could keep them from ever
       // agreeing (each would hold where the other needs them). The idups may be waiting for
       // members that are in this very call, so it offers the pairs no idup offers.
@@ -194,11 +221,28 @@ struct HeldOffer {
   }
 };
 
+// The blocking agreements in progress in this process, by (parent context id, tag).
+std::multiset<std::pair<uint32_t, int>> g_agreeing;
+
+class Agreeing {
+ public:
+  Agreeing(uint32_t ctx, int tag) : key_(ctx, tag) { it_ = g_agreeing.insert(key_); }
+  ~Agreeing() { g_agreeing.erase(it_); }
+  Agreeing(const Agreeing&) = delete;
+  Agreeing& operator=(const Agreeing&) = delete;
+  bool first() const { return *g_agreeing.begin() == key_; }
+
+ private:
+  std::pair<uint32_t, int> key_;
+  std::multiset<std::pair<uint32_t, int>>::iterator it_;
+};
+
 }  // namespace
 
 int agree_ctx(const char* fn, const ctl::Channel& ch, int tag, bool keep, uint32_t* out) {
+  Agreeing agreeing(ch.ctx, tag);
   for (;;) {
-    HeldOffer offer;
+    HeldOffer offer(agreeing.first());
     int rc = ctl::allreduce_and(fn, ch, tag, offer.words.data(), offer.words.size());
     if (rc != MPI_SUCCESS) return rc;
     if (offer.settled()) {
@@ -207,6 +251,9 @@ int agree_ctx(const char* fn, const ctl::Channel& ch, int tag, bool keep, uint32
       offer.held.clear();
       return take(fn, m, keep, out);
     }
+    // Not settled: an agreement first in line may be waiting for this thread to let it in
+    // (a round among members of this process alone never waits, so never hands over).
+    common::EntryLock::let_others_in();
   }
 }
 
@@ -223,8 +270,9 @@ int agree_ctx_inter(const char* fn, const ctl::Channel& local, int leader,
 
 int agree_ctx_inter(const char* fn, const ctl::Channel& local, int leader,
                     const LeaderExchange& exchange, bool keep, uint32_t* out) {
+  Agreeing agreeing(local.ctx, ctl::kTagCtlAgree);
   for (;;) {
-    HeldOffer offer;
+    HeldOffer offer(agreeing.first());
     int rc =
         ctl::allreduce_and(fn, local, ctl::kTagCtlAgree, offer.words.data(), offer.words.size());
     if (rc != MPI_SUCCESS) return rc;
@@ -247,6 +295,9 @@ int agree_ctx_inter(const char* fn, const ctl::Channel& local, int leader,
       offer.held.clear();
       return take(fn, m, keep, out);
     }
+    // Not settled: an agreement first in line may be waiting for this thread to let it in
+    // (a round among members of this process alone never waits, so never hands over).
+    common::EntryLock::let_others_in();
   }
 }
 
@@ -260,6 +311,7 @@ int agree_context_id(const char* fn, Comm* parent, uint32_t* out) {
 std::vector<uint64_t> ctx_window_take() {
   std::vector<uint64_t> m = free_mask();
   m[kCtxBlockingWord] = 0;  // blocking agreements' own (comm_impl.h)
+  if (common::EntryLock::on()) m[kCtxEagerWord] = 0;
   return hold(std::move(m));
 }
 

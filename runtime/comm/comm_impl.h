@@ -25,6 +25,11 @@ constexpr int kCtxPairs = kCtxMaskWords * 64;
 /// (MPICH's "eager" context ids serve the same end). Being the highest pairs, they are taken
 /// last, so they stay free for that case.
 constexpr int kCtxBlockingWord = kCtxMaskWords - 1;
+/// Under MPI_THREAD_MULTIPLE the word below is for blocking agreements that are not first in
+/// line (comm.cc: HeldOffer): the first never holds it, so an agreement that needs no other
+/// process (a dup of MPI_COMM_SELF, say) can finish while the first one's round waits for
+/// members whose own threads are in that very call.
+constexpr int kCtxEagerWord = kCtxBlockingWord - 1;
 constexpr uint32_t kWorldCtx = 0;
 constexpr uint32_t kSelfCtx = 2;
 constexpr uint32_t kFirstFreeCtx = 4;

@@ -2,10 +2,12 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <string>
 
+#include "common/entry_lock.h"
 #include "common/log.h"
 #include "common/params.h"
 #include "runtime/comm/comm.h"
@@ -81,6 +83,15 @@ int job_rank() { return g_state.bootstrap ? g_state.bootstrap->rank() : -1; }
 
 namespace {
 
+// MPI_THREAD_MULTIPLE turns the entry lock on (common/entry_lock.h). A later MPI_Init_thread
+// or session that asks for more than the library was brought up with gets it: no other thread
+// can be inside MPI then, since the level granted before did not allow it.
+void grant_thread_level(int required) {
+  if (required <= g_state.thread_level) return;
+  g_state.thread_level = std::min(required, static_cast<int>(MPI_THREAD_MULTIPLE));
+  if (g_state.thread_level == MPI_THREAD_MULTIPLE) common::EntryLock::turn_on();
+}
+
 // Bring the library up: bootstrap, backends, pml, communicators.
 void bring_up(const char* fn, int required) {
   try {
@@ -99,8 +110,8 @@ void bring_up(const char* fn, int required) {
     common::log_error("%s", msg.c_str());
     abort_job(MPI_ERR_OTHER, msg.c_str());
   }
-  g_state.thread_level = required < MPI_THREAD_SERIALIZED ? required : MPI_THREAD_SERIALIZED;
-  if (g_state.thread_level < MPI_THREAD_SINGLE) g_state.thread_level = MPI_THREAD_SINGLE;
+  g_state.thread_level = MPI_THREAD_SINGLE;
+  grant_thread_level(required);
   g_state.main_thread = pthread_self();
   g_state.bsend = std::make_unique<BsendBuffer>();
   rma::transport_init();
@@ -155,6 +166,7 @@ int init(const char* fn, int required, int* provided) {
   if (g_state.phase == Phase::kFinalized)
     return raise_error(nullptr, MPI_ERR_OTHER, fn, "%s", kEnded);
   if (g_state.phase == Phase::kBefore) bring_up(fn, required);
+  grant_thread_level(required);
   g_state.world_initialized = true;
   ++g_state.users;
   if (provided) *provided = g_state.thread_level;
@@ -171,6 +183,7 @@ int finalize(const char* fn) {
 int session_begin(const char* fn, int required, int* provided) {
   if (g_state.phase == Phase::kFinalized) return make_error(MPI_ERR_SESSION, fn, "%s", kEnded);
   if (g_state.phase == Phase::kBefore) bring_up(fn, required);
+  grant_thread_level(required);
   ++g_state.users;
   if (provided) *provided = g_state.thread_level;
   return MPI_SUCCESS;

@@ -1,5 +1,5 @@
 // The process-wide runtime state: bootstrap, backends, pml, predefined communicators, init phase.
-// One instance (g_state); MPI_THREAD_SERIALIZED means no locking is needed around it.
+// One instance (g_state); under MPI_THREAD_MULTIPLE the entry lock (common/entry_lock.h) guards it.
 #pragma once
 
 #include <pthread.h>

@@ -8,9 +8,11 @@
 #include <cstddef>
 #include <memory>
 
+#include "common/entry_lock.h"
 #include "mpi.h"
 #include "pml/pml.h"
 #include "runtime/comm/comm.h"
+#include "runtime/core/state.h"
 #include "runtime/dt/datatype.h"
 
 namespace mpr::runtime {
@@ -57,6 +59,14 @@ class Poller {
  private:
   common::Waiter waiter_;
 };
+
+/// The progress poll of a test-style call (MPI_Test*, MPI_Iprobe, MPI_Request_get_status,
+/// ...). Such calls come in loops; under MPI_THREAD_MULTIPLE a loop that keeps taking the lock
+/// back at once could keep out the thread it waits for, so a poll that found nothing to do
+/// lets waiting threads have the lock first (common/entry_lock.h).
+inline void test_progress() {
+  if (the_pml().progress() == 0) common::EntryLock::let_others_in();
+}
 
 /// For a complete request: fill *st (if not null) and return its MPI error code (made with
 /// `fn`'s name, not raised). The request stays as it is (MPI_Request_get_status).

@@ -279,6 +279,10 @@ uint64_t ctrl_atomic(Win* w, int target, size_t word_off, btl::AtomicOp op, uint
           false,
           0};
       Poller p;
+      // The result slot is the window's: under MPI_THREAD_MULTIPLE another thread's atomic
+      // may be in flight (its wait lets this thread in), and must read its result first.
+      while (w->atomic_busy) p.poll();
+      w->atomic_busy = true;
       btl::Status st;
       const int slot = the_btls().slot(w->atomic_btl);
       try {
@@ -301,6 +305,7 @@ uint64_t ctrl_atomic(Win* w, int target, size_t word_off, btl::AtomicOp op, uint
                           " backend (status " + std::to_string(d.status) + ")";
         abort_job(MPI_ERR_OTHER, why.c_str());
       }
+      w->atomic_busy = false;
       return *w->atomic_result;
     }
     case CtrlPath::kAm:

@@ -168,6 +168,7 @@ class Win {
   btl::Btl* atomic_btl = nullptr;     ///< kDevice: the backend doing every control atomic
   uint64_t* atomic_result = nullptr;  ///< registered 8-byte slot for device atomics
   btl::Registration atomic_result_reg;
+  bool atomic_busy = false;  ///< an atomic on a control word waits for atomic_result
   std::vector<std::unique_ptr<Deferred>> deferred;  ///< finishes at the next flush
   int error = MPI_SUCCESS;                          ///< first failed transfer since the last flush
 

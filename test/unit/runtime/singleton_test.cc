@@ -46,7 +46,7 @@ TEST_CASE("singleton lifecycle through the runtime core", "[runtime][singleton]"
   REQUIRE(g_state.phase == Phase::kBefore);
   int provided = -1;
   REQUIRE(init("MPI_Init_thread", MPI_THREAD_MULTIPLE, &provided) == MPI_SUCCESS);
-  CHECK(provided == MPI_THREAD_SERIALIZED);
+  CHECK(provided == MPI_THREAD_MULTIPLE);
   REQUIRE(running());
   Comm* world = to_comm(MPI_COMM_WORLD);
   Comm* self = to_comm(MPI_COMM_SELF);
