@@ -1,11 +1,16 @@
 // Partitioned point-to-point (MPI-4): MPI_Psend_init / MPI_Precv_init, MPI_Pready(_range,
-// _list), MPI_Parrived. Each partition travels as its own message as soon as it may: the
-// receiver posts one receive per partition at MPI_Start; the sender sends partition k once
-// partitions 0..k are ready, so the messages of one channel arrive in partition order and
-// match the receives in order. The channel is the communicator's collective context with a
+// _list), MPI_Parrived. Each send partition travels as its own message as soon as it may: the
+// sender sends partition k once partitions 0..k are ready, so the messages of one channel
+// arrive in partition order. The two sides may cut the buffer into different numbers of
+// partitions (MPI 4.1, 4.2), and neither knows the other's: the receiver takes the messages one
+// after the other, each into the rest of its buffer from where the previous one ended, and a
+// receive partition has arrived once the elements received cover it. (With zero elements in
+// all there is nothing to cut: one empty receive per partition, as many as the sender sends
+// when both sides agree.) The channel is the communicator's collective context with a
 // negative tag made from the user's (internal traffic there uses only positive tags and never
 // MPI_ANY_TAG); sends of several requests to one (peer, tag) leave in the order they were
 // started, which is the order their receives are posted.
+#include <algorithm>
 #include <climits>
 #include <deque>
 #include <map>
@@ -33,6 +38,9 @@ struct Partitioned {
   // The current round (from MPI_Start): which partitions are ready, the first one not sent.
   std::vector<char> ready;
   int next = 0;
+  // The receiver's round: elements received so far.
+  MPI_Count got = 0;
+  MPI_Count total() const { return count * partitions; }
 };
 
 // The channel's tag: users' tags 0..INT_MAX map below zero (INT_MAX - 1 and INT_MAX share one).
@@ -42,8 +50,103 @@ char* partition_at(const Partitioned& p, int k) {
   return p.buf + static_cast<ptrdiff_t>(k) * static_cast<ptrdiff_t>(p.count) * p.type->extent;
 }
 
-// Started sends per (collective context, peer, tag), oldest first.
+// Channels: (collective context, peer, tag).
 using Key = std::tuple<uint32_t, int, int>;
+
+struct ReceiveRound;
+void start_next_receive(ReceiveRound* c);
+
+// Started receive rounds per channel, oldest first: only the first takes messages, since a
+// receive for "the rest of the buffer" would take the next round's messages as well.
+std::map<Key, std::deque<ReceiveRound*>>& receive_queues() {
+  static std::map<Key, std::deque<ReceiveRound*>> q;
+  return q;
+}
+
+// A partitioned receive's round: children[0] is the receive for the next message, taking the
+// rest of the buffer; the round completes when the elements received fill it.
+struct ReceiveRound : CompoundRequest {
+  Partitioned* p = nullptr;
+  Comm* wire = nullptr;
+  Key key;
+  bool queued = false;
+  ~ReceiveRound() override { leave_queue(); }
+  // Done (or freed): the next round of the channel may take its messages.
+  void leave_queue() {
+    if (!queued) return;
+    queued = false;
+    auto it = receive_queues().find(key);
+    auto& q = it->second;
+    const bool was_first = q.front() == this;
+    q.erase(std::find(q.begin(), q.end(), this));
+    if (q.empty()) {
+      receive_queues().erase(it);
+    } else if (was_first) {
+      start_next_receive(q.front());
+    }
+  }
+};
+
+void start_next_receive(ReceiveRound* c) {
+  Partitioned* p = c->p;
+  c->children[0] = start_recv(c->wire, p->buf + p->got * p->type->extent, p->total() - p->got,
+                              p->type, p->peer, channel_tag(p->tag));
+}
+
+bool poll_receive_round(mpr::pml::Request* self) {
+  auto* c = static_cast<ReceiveRound*>(self);
+  Partitioned* p = c->p;
+  bool progressed = false;
+  while (c->children[0] && request_test(c->children[0])) {
+    mpr::pml::Request* r = c->children[0];
+    c->children[0] = nullptr;
+    progressed = true;
+    const size_t size = p->type->size;
+    const bool whole = size == 0 || r->status.bytes % size == 0;
+    if (r->status.error != mpr::pml::kOk || !whole) {
+      // Too long for the rest of the buffer, a peer gone, or a message that ends inside an
+      // element of this side's type: the round ends with that error.
+      c->status = r->status;
+      if (c->status.error == mpr::pml::kOk) c->status.error = mpr::pml::kErrTruncate;
+      request_destroy(r);
+      c->held = 0;
+      break;
+    }
+    p->got += size ? static_cast<MPI_Count>(r->status.bytes / size) : p->total();
+    request_destroy(r);
+    if (p->got < p->total())
+      start_next_receive(c);
+    else
+      c->held = 0;
+  }
+  if (c->held == 0 && !c->children[0]) {
+    c->complete = true;
+    c->leave_queue();
+  }
+  return progressed;
+}
+
+CompoundRequest* start_receive_round(Comm* comm, Partitioned* p) {
+  p->got = 0;
+  auto* c = new ReceiveRound;
+  adopt(c, comm);
+  c->sub = RtRequest::Sub::kCompound;
+  c->poll = poll_receive_round;
+  c->p = p;
+  c->wire = comm->internal();
+  c->status = mpr::pml::Status{};
+  c->held = 1;
+  c->children.push_back(nullptr);
+  c->key = Key{comm->ctx_coll(), p->peer, p->tag};
+  c->queued = true;
+  auto& q = receive_queues()[c->key];
+  q.push_back(c);
+  if (q.size() == 1) start_next_receive(c);
+  poll_receive_round(c);
+  return c;
+}
+
+// Started sends per channel, oldest first.
 std::map<Key, std::deque<PersistentRequest*>>& send_queues() {
   static std::map<Key, std::deque<PersistentRequest*>> q;
   return q;
@@ -80,6 +183,10 @@ int start_round(PersistentRequest* self, MPI_Request* out) {
   Comm* comm = request_comm(self);
   if (p->peer == MPI_PROC_NULL) {
     *out = to_handle(completed_request(comm, MPI_PROC_NULL, MPI_ANY_TAG));
+    return MPI_SUCCESS;
+  }
+  if (!p->send && p->total() > 0 && p->type->size > 0) {
+    *out = to_handle(start_receive_round(comm, p));
     return MPI_SUCCESS;
   }
   std::vector<mpr::pml::Request*> children(p->partitions, nullptr);
@@ -244,7 +351,10 @@ extern "C" int PMPI_Parrived(MPI_Request request, int partition, int* flag) {
     return MPI_SUCCESS;
   }
   c->poll(c);
-  *flag = c->children[partition] == nullptr ? 1 : 0;
+  if (c->poll == poll_receive_round)
+    *flag = c->complete || p->got >= (partition + MPI_Count{1}) * p->count ? 1 : 0;
+  else
+    *flag = c->children[partition] == nullptr ? 1 : 0;
   return MPI_SUCCESS;
 }
 MPR_WEAK_ALIAS(Parrived);

@@ -6,6 +6,9 @@
  * - two requests on the same (peer, tag), the second one's partitions readied first, each
  *   filling its own buffer; a derived datatype per partition; MPI_PROC_NULL partners; an
  *   intercommunicator;
+ * - the two sides cutting the buffer into different numbers of partitions (16 x 4 ints sent
+ *   into 32 x 2 and into 4 x 16, in both directions); a receive partition is reported arrived
+ *   only when all of it is there;
  * - errors: MPI_Pready on a receive or an inactive request, a partition out of range,
  *   MPI_ANY_SOURCE in MPI_Precv_init. */
 #include <string.h>
@@ -192,6 +195,35 @@ static void errors(void) {
   CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL));
 }
 
+/* Unequal partition counts: 64 ints sent as sp x (64 / sp), received as rp x (64 / rp), the
+ * sender readying its partitions from the last to the first. */
+static void unequal(int sp, int rp) {
+  enum { N = 64 };
+  int out[N] = {0}, in[N];
+  MPI_Request s, r;
+  CHECK_MPI(MPI_Psend_init(out, sp, N / sp, MPI_INT, next_, 9, MPI_COMM_WORLD, MPI_INFO_NULL, &s));
+  CHECK_MPI(MPI_Precv_init(in, rp, N / rp, MPI_INT, prev_, 9, MPI_COMM_WORLD, MPI_INFO_NULL, &r));
+  for (int round = 0; round < 2; ++round) {
+    for (int i = 0; i < N; ++i) out[i] = val(rank_, round + sp, i), in[i] = -1;
+    CHECK_MPI(MPI_Start(&r));
+    CHECK_MPI(MPI_Start(&s));
+    for (int k = sp - 1; k >= 0; --k) CHECK_MPI(MPI_Pready(k, s));
+    for (int k = 0; k < rp; ++k) {
+      int flag = 0;
+      while (!flag) CHECK_MPI(MPI_Parrived(r, k, &flag));
+      for (int i = k * (N / rp); i < (k + 1) * (N / rp); ++i)
+        CHECK_MSG(in[i] == val(prev_, round + sp, i),
+                  "%d send / %d receive partitions: partition %d arrived but element %d is %d", sp,
+                  rp, k, i, in[i]);
+    }
+    CHECK_MPI(MPI_Wait(&s, MPI_STATUS_IGNORE));
+    CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    for (int i = 0; i < N; ++i) CHECK_INT(in[i], ==, val(prev_, round + sp, i));
+  }
+  CHECK_MPI(MPI_Request_free(&s));
+  CHECK_MPI(MPI_Request_free(&r));
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
@@ -203,6 +235,10 @@ int main(int argc, char **argv) {
   two_channels();
   typed_and_null();
   across_inter();
+  unequal(16, 32);
+  unequal(16, 4);
+  unequal(4, 16);
+  unequal(1, 64);
   errors();
   jobs_done("job_partitioned");
   MPI_Finalize();
