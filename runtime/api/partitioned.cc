@@ -46,9 +46,12 @@ struct Partitioned {
 // The channel's tag: users' tags 0..INT_MAX map below zero (INT_MAX - 1 and INT_MAX share one).
 int channel_tag(int tag) { return INT_MIN + (tag < INT_MAX ? tag : INT_MAX - 1); }
 
-char* partition_at(const Partitioned& p, int k) {
-  return p.buf + static_cast<ptrdiff_t>(k) * static_cast<ptrdiff_t>(p.count) * p.type->extent;
+// Element n of the buffer (counted in the request's datatype).
+char* element_at(const Partitioned& p, MPI_Count n) {
+  return p.buf + static_cast<ptrdiff_t>(n) * p.type->extent;
 }
+
+char* partition_at(const Partitioned& p, int k) { return element_at(p, MPI_Count{k} * p.count); }
 
 // Channels: (collective context, peer, tag).
 using Key = std::tuple<uint32_t, int, int>;
@@ -89,8 +92,8 @@ struct ReceiveRound : CompoundRequest {
 
 void start_next_receive(ReceiveRound* c) {
   Partitioned* p = c->p;
-  c->children[0] = start_recv(c->wire, p->buf + p->got * p->type->extent, p->total() - p->got,
-                              p->type, p->peer, channel_tag(p->tag));
+  c->children[0] = start_recv(c->wire, element_at(*p, p->got), p->total() - p->got, p->type,
+                              p->peer, channel_tag(p->tag));
 }
 
 bool poll_receive_round(mpr::pml::Request* self) {
@@ -101,9 +104,8 @@ bool poll_receive_round(mpr::pml::Request* self) {
     mpr::pml::Request* r = c->children[0];
     c->children[0] = nullptr;
     progressed = true;
-    const size_t size = p->type->size;
-    const bool whole = size == 0 || r->status.bytes % size == 0;
-    if (r->status.error != mpr::pml::kOk || !whole) {
+    const size_t size = p->type->size;  // > 0: start_round takes this path only then
+    if (r->status.error != mpr::pml::kOk || r->status.bytes % size != 0) {
       // Too long for the rest of the buffer, a peer gone, or a message that ends inside an
       // element of this side's type: the round ends with that error.
       c->status = r->status;
@@ -112,7 +114,7 @@ bool poll_receive_round(mpr::pml::Request* self) {
       c->held = 0;
       break;
     }
-    p->got += size ? static_cast<MPI_Count>(r->status.bytes / size) : p->total();
+    p->got += static_cast<MPI_Count>(r->status.bytes / size);
     request_destroy(r);
     if (p->got < p->total())
       start_next_receive(c);
